@@ -1,0 +1,601 @@
+package fsstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"runtime"
+	"strings"
+	"sync"
+
+	"cms/content"
+	"cms/content/frontmatter"
+	"cms/content/internal/atomicfile"
+	"cms/content/query"
+)
+
+// collIndex is the in-memory metadata of one collection's entries. Entries in it never carry
+// their body and are never mutated: a change replaces the pointer.
+type collIndex struct {
+	mu      sync.RWMutex
+	handle  string
+	entries map[string]*indexed
+	version uint64
+	sorted  []*content.Entry // default order cache, nil when stale
+}
+
+type indexed struct {
+	e     *content.Entry
+	mtime int64
+	size  int64
+}
+
+func (s *Store) entryPath(c, slug string) string {
+	return s.contentPath("collections", c, slug+".md")
+}
+
+// ParseEntry parses an entry file. Known metadata keys are lifted out of the front matter; the
+// rest become Data. Missing title defaults to the slug, missing status to draft.
+func ParseEntry(collection, slug string, raw []byte) (*content.Entry, error) {
+	doc, err := frontmatter.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(raw)
+	e := &content.Entry{Collection: collection, Slug: slug, Content: doc.Body, Hash: hex.EncodeToString(sum[:]), Data: content.NewMap(doc.Front.Len())}
+	for _, k := range doc.Front.Keys() {
+		v := doc.Front.Value(k)
+		switch k {
+		case "title":
+			e.Title = scalarString(v)
+		case "slug":
+			// The file name is the slug; a differing key is ignored rather than trusted.
+		case "status":
+			e.Status = scalarString(v)
+		case "author":
+			e.Author = scalarString(v)
+		case "createdAt":
+			e.CreatedAt = scalarString(v)
+		case "updatedAt":
+			e.UpdatedAt = scalarString(v)
+		default:
+			e.Data.Set(k, v)
+		}
+	}
+	if e.Title == "" {
+		e.Title = slug
+	}
+	if e.Status != content.StatusPublished {
+		e.Status = content.StatusDraft
+	}
+	return e, nil
+}
+
+func scalarString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// FormatEntry serialises an entry: title, slug, status, createdAt, updatedAt, author, then the
+// custom fields in their order, then the body.
+func FormatEntry(e *content.Entry) ([]byte, error) {
+	fm := content.NewMap(6 + e.Data.Len())
+	fm.Set("title", e.Title)
+	fm.Set("slug", e.Slug)
+	fm.Set("status", e.Status)
+	if e.CreatedAt != "" {
+		fm.Set("createdAt", e.CreatedAt)
+	}
+	if e.UpdatedAt != "" {
+		fm.Set("updatedAt", e.UpdatedAt)
+	}
+	if e.Author != "" {
+		fm.Set("author", e.Author)
+	}
+	for _, k := range e.Data.Keys() {
+		if content.IsReservedEntryKey(k) {
+			continue
+		}
+		fm.Set(k, e.Data.Value(k))
+	}
+	return frontmatter.Format(fm, e.Content)
+}
+
+func (s *Store) loadAllIndexes(ctx context.Context) error {
+	for _, c := range s.Collections() {
+		if _, err := s.buildIndex(ctx, c.Handle); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) index(c string) (*collIndex, error) {
+	s.collMu.RLock()
+	ix := s.colls[c]
+	s.collMu.RUnlock()
+	if ix != nil {
+		return ix, nil
+	}
+	return s.buildIndex(context.Background(), c)
+}
+
+// buildIndex scans a collection folder with a pool of readers (start-up time is dominated by
+// file reads and YAML parsing, both of which parallelise).
+func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
+	const op = "fsstore.buildIndex"
+	dir := s.contentPath("collections", c)
+	ents, err := s.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(ents))}
+	names := make(chan fs.DirEntry, 256)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0)*2, 16)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for de := range names {
+				slug := strings.TrimSuffix(de.Name(), ".md")
+				it, err := s.readIndexed(c, slug)
+				if err != nil {
+					continue
+				}
+				mu.Lock()
+				ix.entries[slug] = it
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, de := range ents {
+		if ctx.Err() != nil {
+			break
+		}
+		name := de.Name()
+		if de.IsDir() || !strings.HasSuffix(name, ".md") {
+			if atomicfile.IsTemp(name) {
+				s.log.Warn("leftover temp file from an interrupted write", "file", path.Join(dir, name))
+			}
+			continue
+		}
+		if !content.ValidHandle(strings.TrimSuffix(name, ".md")) {
+			s.problem(path.Join(dir, name), errors.New("file name is not a valid slug"))
+			continue
+		}
+		names <- de
+	}
+	close(names)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, content.Internalf(op, dir, err)
+	}
+	ix.version = s.bump()
+	s.collMu.Lock()
+	if old := s.colls[c]; old != nil {
+		// Someone built it meanwhile; keep the newer one.
+		s.collMu.Unlock()
+		return old, nil
+	}
+	s.colls[c] = ix
+	s.collMu.Unlock()
+	return ix, nil
+}
+
+// readIndexed reads and parses one entry file for the index (body dropped).
+func (s *Store) readIndexed(c, slug string) (*indexed, error) {
+	p := s.entryPath(c, slug)
+	f, err := s.root.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	raw := make([]byte, st.Size())
+	if _, err := readFull(f, raw); err != nil {
+		return nil, err
+	}
+	e, err := ParseEntry(c, slug, raw)
+	if err != nil {
+		s.problem(p, err)
+		return nil, err
+	}
+	s.resolved(p)
+	e.Content = ""
+	return &indexed{e: e, mtime: st.ModTime().UnixNano(), size: st.Size()}, nil
+}
+
+func readFull(f fs.File, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := f.Read(buf[n:])
+		n += m
+		if err != nil {
+			if errors.Is(err, errIOEOF) && n == len(buf) {
+				return n, nil
+			}
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// reindex re-reads one entry (after a notification) or drops it when gone.
+func (s *Store) reindex(ix *collIndex, slug string) {
+	p := s.entryPath(ix.handle, slug)
+	st, statErr := s.root.Stat(p)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	cur := ix.entries[slug]
+	if statErr != nil {
+		if cur != nil {
+			delete(ix.entries, slug)
+			ix.changed(s)
+		}
+		s.resolved(p)
+		return
+	}
+	if cur != nil && cur.mtime == st.ModTime().UnixNano() && cur.size == st.Size() {
+		return
+	}
+	it, err := s.readIndexed(ix.handle, slug)
+	if err != nil {
+		if cur != nil {
+			delete(ix.entries, slug)
+			ix.changed(s)
+		}
+		return
+	}
+	ix.entries[slug] = it
+	ix.changed(s)
+}
+
+// changed must be called with ix.mu held for writing.
+func (ix *collIndex) changed(s *Store) {
+	ix.version = s.bump()
+	ix.sorted = nil
+}
+
+// rescan compares a collection folder with the index (stat only) and re-reads what differs.
+func (s *Store) rescan(c string) {
+	s.collMu.RLock()
+	ix := s.colls[c]
+	s.collMu.RUnlock()
+	if ix == nil {
+		return
+	}
+	dir := s.contentPath("collections", c)
+	ents, err := s.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	seen := make(map[string]bool, len(ents))
+	for _, de := range ents {
+		name := de.Name()
+		if de.IsDir() || !strings.HasSuffix(name, ".md") {
+			continue
+		}
+		slug := strings.TrimSuffix(name, ".md")
+		if !content.ValidHandle(slug) {
+			continue
+		}
+		seen[slug] = true
+		info, err := de.Info()
+		if err != nil {
+			continue
+		}
+		ix.mu.RLock()
+		cur := ix.entries[slug]
+		ix.mu.RUnlock()
+		if cur == nil || cur.mtime != info.ModTime().UnixNano() || cur.size != info.Size() {
+			s.reindex(ix, slug)
+		}
+	}
+	ix.mu.Lock()
+	for slug := range ix.entries {
+		if !seen[slug] {
+			delete(ix.entries, slug)
+			ix.changed(s)
+		}
+	}
+	ix.mu.Unlock()
+}
+
+// CollectionVersion changes whenever an entry of c or any definition changes; response caches
+// key on it.
+func (s *Store) CollectionVersion(c string) uint64 {
+	d := s.definitions()
+	s.applyPending()
+	s.collMu.RLock()
+	ix := s.colls[c]
+	s.collMu.RUnlock()
+	if ix == nil {
+		return d.gen
+	}
+	ix.mu.RLock()
+	v := ix.version
+	ix.mu.RUnlock()
+	return max(v, d.gen)
+}
+
+// Entries returns the entries of a collection matching q (without bodies) and the number that
+// matched before paging. The returned entries are shared and must not be modified.
+func (s *Store) Entries(c string, q query.Query) ([]*content.Entry, int, error) {
+	coll, err := s.Collection(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.applyPending()
+	ix, err := s.index(c)
+	if err != nil {
+		return nil, 0, err
+	}
+	keys := q.Sort
+	if len(keys) == 0 {
+		ordered := ix.defaultOrder(coll)
+		out := make([]*content.Entry, 0, min(len(ordered), max(q.Limit, 16)))
+		total := 0
+		for _, e := range ordered {
+			if (q.Status != "" && e.Status != q.Status) || !query.Match(e, q.Filter) {
+				continue
+			}
+			total++
+			if total > q.Offset && (q.Limit == 0 || len(out) < q.Limit) {
+				out = append(out, e)
+			}
+		}
+		return out, total, nil
+	}
+	ix.mu.RLock()
+	matched := make([]*content.Entry, 0, len(ix.entries))
+	for _, it := range ix.entries {
+		if (q.Status != "" && it.e.Status != q.Status) || !query.Match(it.e, q.Filter) {
+			continue
+		}
+		matched = append(matched, it.e)
+	}
+	ix.mu.RUnlock()
+	keys = append(append([]query.SortKey{}, keys...), query.SortKey{Field: "slug"})
+	total := len(matched)
+	return query.TopK(matched, keys, q.Offset, q.Limit), total, nil
+}
+
+func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
+	ix.mu.RLock()
+	sorted := ix.sorted
+	ix.mu.RUnlock()
+	if sorted != nil {
+		return sorted
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.sorted != nil {
+		return ix.sorted
+	}
+	all := make([]*content.Entry, 0, len(ix.entries))
+	for _, it := range ix.entries {
+		all = append(all, it.e)
+	}
+	query.Sort(all, query.DefaultOrder(c))
+	ix.sorted = all
+	return all
+}
+
+// EntryMeta returns an indexed entry without its body, or a NotFound error.
+func (s *Store) EntryMeta(c, slug string) (*content.Entry, error) {
+	const op = "fsstore.EntryMeta"
+	if _, err := s.Collection(c); err != nil {
+		return nil, err
+	}
+	if !content.ValidHandle(slug) {
+		return nil, content.NotFoundf(op, slug, "Entry %q not found", c+"/"+slug)
+	}
+	s.applyPending()
+	ix, err := s.index(c)
+	if err != nil {
+		return nil, err
+	}
+	ix.mu.RLock()
+	it := ix.entries[slug]
+	ix.mu.RUnlock()
+	if it == nil {
+		return nil, content.NotFoundf(op, slug, "Entry %q not found", c+"/"+slug)
+	}
+	return it.e, nil
+}
+
+// Entry reads one entry with its body and content hash from disk, or returns a NotFound error.
+func (s *Store) Entry(c, slug string) (*content.Entry, error) {
+	const op = "fsstore.Entry"
+	if _, err := s.Collection(c); err != nil {
+		return nil, err
+	}
+	if !content.ValidHandle(slug) {
+		return nil, content.NotFoundf(op, slug, "Entry %q not found", c+"/"+slug)
+	}
+	p := s.entryPath(c, slug)
+	raw, err := s.root.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, content.NotFoundf(op, p, "Entry %q not found", c+"/"+slug)
+		}
+		return nil, content.Internalf(op, p, err)
+	}
+	e, err := ParseEntry(c, slug, raw)
+	if err != nil {
+		return nil, &content.Error{Kind: content.Internal, Op: op, Path: p, Err: err}
+	}
+	return e, nil
+}
+
+func (s *Store) nowISO() string { return s.now().UTC().Format("2006-01-02T15:04:05.000Z07:00") }
+
+// CreateEntry writes a new entry. Status defaults to the collection's defaultStatus, createdAt and
+// updatedAt to now. A duplicate slug is a Conflict error.
+func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
+	const op = "fsstore.CreateEntry"
+	if err := s.writable(op); err != nil {
+		return nil, err
+	}
+	coll, err := s.Collection(e.Collection)
+	if err != nil {
+		return nil, err
+	}
+	if !content.ValidHandle(e.Slug) {
+		return nil, content.InvalidFields(op, "Invalid entry slug", map[string][]string{"slug": {"Invalid entry slug: use letters, digits, '-' and '_'"}})
+	}
+	n := *e
+	n.Data = e.Data.Clone()
+	if n.Status == "" {
+		n.Status = coll.DefaultStatus
+	}
+	now := s.nowISO()
+	if n.CreatedAt == "" {
+		n.CreatedAt = now
+	}
+	n.UpdatedAt = now
+	if n.Title == "" {
+		n.Title = n.Slug
+	}
+	raw, err := FormatEntry(&n)
+	if err != nil {
+		return nil, content.Internalf(op, e.Slug, err)
+	}
+	p := s.entryPath(n.Collection, n.Slug)
+	unlock := s.lock(p)
+	defer unlock()
+	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, content.Conflictf(op, "Entry with slug %q already exists in collection %q", n.Slug, n.Collection)
+		}
+		return nil, content.Internalf(op, p, err)
+	}
+	return s.afterWrite(&n, raw)
+}
+
+func (s *Store) afterWrite(e *content.Entry, raw []byte) (*content.Entry, error) {
+	sum := sha256.Sum256(raw)
+	e.Hash = hex.EncodeToString(sum[:])
+	ix, err := s.index(e.Collection)
+	if err != nil {
+		return nil, err
+	}
+	s.reindex(ix, e.Slug)
+	return e, nil
+}
+
+// UpdateEntry rewrites an entry when its file still has hash wantHash (optimistic concurrency).
+// next is the complete new entry; a different next.Slug renames the file. A stale hash is a
+// Conflict error whose Details carry both hashes.
+func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*content.Entry, error) {
+	const op = "fsstore.UpdateEntry"
+	if err := s.writable(op); err != nil {
+		return nil, err
+	}
+	if _, err := s.Collection(c); err != nil {
+		return nil, err
+	}
+	if !content.ValidHandle(slug) {
+		return nil, content.NotFoundf(op, slug, "Entry %q not found", c+"/"+slug)
+	}
+	if next.Slug == "" {
+		next.Slug = slug
+	}
+	if !content.ValidHandle(next.Slug) {
+		return nil, content.InvalidFields(op, "Invalid entry slug", map[string][]string{"slug": {"Invalid entry slug: use letters, digits, '-' and '_'"}})
+	}
+	oldPath, newPath := s.entryPath(c, slug), s.entryPath(c, next.Slug)
+	unlock := s.lock2(oldPath, newPath)
+	defer unlock()
+	cur, err := s.Entry(c, slug)
+	if err != nil {
+		return nil, err
+	}
+	if cur.Hash != wantHash {
+		return nil, &content.Error{Kind: content.Conflict, Op: op, Path: oldPath,
+			Message: fmt.Sprintf("Content has been modified since it was loaded (submitted: %s, current: %s)", wantHash, cur.Hash),
+			Details: ConflictDetails{SubmittedHash: wantHash, CurrentHash: cur.Hash}}
+	}
+	n := *next
+	n.Collection = c
+	n.CreatedAt = cur.CreatedAt
+	n.UpdatedAt = s.nowISO()
+	if n.Status == "" {
+		n.Status = cur.Status
+	}
+	raw, err := FormatEntry(&n)
+	if err != nil {
+		return nil, content.Internalf(op, oldPath, err)
+	}
+	if next.Slug == slug {
+		if err := atomicfile.Write(s.root, oldPath, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
+			return nil, content.Internalf(op, oldPath, err)
+		}
+		return s.afterWrite(&n, raw)
+	}
+	if err := atomicfile.Write(s.root, newPath, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, content.Conflictf(op, "Entry with slug %q already exists in collection %q", next.Slug, c)
+		}
+		return nil, content.Internalf(op, newPath, err)
+	}
+	if err := atomicfile.Remove(s.root, oldPath, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
+		_ = atomicfile.Remove(s.root, newPath, atomicfile.Options{NoSync: s.opts.NoSync})
+		return nil, content.Internalf(op, oldPath, err)
+	}
+	ix, err := s.index(c)
+	if err == nil {
+		s.reindex(ix, slug)
+	}
+	return s.afterWrite(&n, raw)
+}
+
+// ConflictDetails are the facts of a stale-hash conflict.
+type ConflictDetails struct {
+	SubmittedHash string `json:"submittedHash"`
+	CurrentHash   string `json:"currentHash"`
+}
+
+// DeleteEntry removes an entry file, or returns a NotFound error.
+func (s *Store) DeleteEntry(c, slug string) error {
+	const op = "fsstore.DeleteEntry"
+	if err := s.writable(op); err != nil {
+		return err
+	}
+	if _, err := s.Collection(c); err != nil {
+		return err
+	}
+	if !content.ValidHandle(slug) {
+		return content.NotFoundf(op, slug, "Entry %q not found", c+"/"+slug)
+	}
+	p := s.entryPath(c, slug)
+	unlock := s.lock(p)
+	defer unlock()
+	if err := atomicfile.Remove(s.root, p, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return content.NotFoundf(op, p, "Entry %q not found", c+"/"+slug)
+		}
+		return content.Internalf(op, p, err)
+	}
+	if ix, err := s.index(c); err == nil {
+		s.reindex(ix, slug)
+	}
+	return nil
+}
+
+var errIOEOF = io.EOF

@@ -1,0 +1,330 @@
+// Package fsstore is the content store on a site folder: Markdown entries with YAML front matter,
+// YAML definitions, users and roles. It is the only code that touches content files.
+//
+// All paths are resolved through an [os.Root] opened on the site folder, so no handle or slug can
+// escape it. Writes are atomic and serialised per path. Entry metadata is kept in an in-memory
+// index so list, filter and sort never touch the disk; changes made by hand while the service runs
+// are picked up through file-system notifications (or polling where those are unavailable) on the
+// next request, without re-reading every file.
+package fsstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"cms/content"
+	"cms/content/internal/atomicfile"
+)
+
+// Watch modes.
+const (
+	WatchNotify = "notify" // file-system notifications (default); falls back to polling
+	WatchPoll   = "poll"   // stat-based checks at most once per PollInterval
+	WatchNone   = "none"   // only this process's own writes are seen (tests, read-only replicas)
+)
+
+// Options configure a Store. Folder options are slash-separated paths relative to Dir.
+type Options struct {
+	Dir          string // the site folder
+	ContentDir   string // default "content"
+	ResourcesDir string // default "resources"
+	UsersDir     string // default "users"
+	AssetsDir    string // default "public/assets"
+	ReadOnly     bool   // refuse every write (frontends on a read-only mount)
+	Watch        string // WatchNotify, WatchPoll or WatchNone; "" = WatchNotify
+	PollInterval time.Duration
+	NoSync       bool // skip fsync (benchmarks and tests only; never in production)
+	Log          *slog.Logger
+	Now          func() time.Time
+}
+
+// Store reads and writes one site folder. It is safe for concurrent use by one process; several
+// writer processes on the same folder are unsupported (spec rule 3).
+type Store struct {
+	opts Options
+	root *os.Root
+	log  *slog.Logger
+	now  func() time.Time
+
+	gen atomic.Uint64 // bumped on every change seen; versions below are values of gen
+
+	defsMu    sync.Mutex
+	defs      atomic.Pointer[definitions]
+	defsDirty atomic.Bool
+
+	collMu sync.RWMutex
+	colls  map[string]*collIndex
+
+	pendMu  sync.Mutex
+	pending map[string]map[string]bool // collection -> slug ("" = whole folder)
+	pendN   atomic.Int64
+
+	usersMu    sync.Mutex
+	users      atomic.Pointer[userCache]
+	usersDirty atomic.Bool
+
+	locks [256]sync.Mutex
+
+	problemsMu sync.Mutex
+	problems   map[string]string // file -> problem last logged
+
+	watcher *watcher
+	closed  chan struct{}
+	wg      sync.WaitGroup
+}
+
+// Open opens the store on opts.Dir, loads definitions and builds the entry index.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	const op = "fsstore.Open"
+	if opts.ContentDir == "" {
+		opts.ContentDir = "content"
+	}
+	if opts.ResourcesDir == "" {
+		opts.ResourcesDir = "resources"
+	}
+	if opts.UsersDir == "" {
+		opts.UsersDir = "users"
+	}
+	if opts.AssetsDir == "" {
+		opts.AssetsDir = "public/assets"
+	}
+	for _, d := range []*string{&opts.ContentDir, &opts.ResourcesDir, &opts.UsersDir, &opts.AssetsDir} {
+		*d = strings.TrimSuffix(path.Clean(strings.TrimPrefix(*d, "./")), "/")
+		if !fs.ValidPath(*d) {
+			return nil, content.Invalidf(op, "folder %q must be a relative path inside the site folder", *d)
+		}
+	}
+	if opts.Watch == "" {
+		opts.Watch = WatchNotify
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = time.Second
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	root, err := os.OpenRoot(opts.Dir)
+	if err != nil {
+		return nil, content.Internalf(op, opts.Dir, fmt.Errorf("open site folder: %w", err))
+	}
+	s := &Store{
+		opts:     opts,
+		root:     root,
+		log:      opts.Log,
+		now:      opts.Now,
+		colls:    make(map[string]*collIndex),
+		pending:  make(map[string]map[string]bool),
+		problems: make(map[string]string),
+		closed:   make(chan struct{}),
+	}
+	s.gen.Store(1)
+	s.defsDirty.Store(true)
+	s.usersDirty.Store(true)
+	if opts.Watch != WatchNone {
+		s.startWatching()
+	}
+	if err := s.loadAllIndexes(ctx); err != nil {
+		root.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops watching and releases the folder.
+func (s *Store) Close() error {
+	select {
+	case <-s.closed:
+		return nil
+	default:
+	}
+	close(s.closed)
+	if s.watcher != nil {
+		s.watcher.close()
+	}
+	s.wg.Wait()
+	return s.root.Close()
+}
+
+// Dir returns the site folder.
+func (s *Store) Dir() string { return s.opts.Dir }
+
+// ReadOnly reports whether writes are refused.
+func (s *Store) ReadOnly() bool { return s.opts.ReadOnly }
+
+// Root returns the os.Root of the site folder, for packages that keep their own files in it
+// (sessions, hooks). Paths passed to it must be validated by the caller.
+func (s *Store) Root() *os.Root { return s.root }
+
+// Generation returns a number that grows whenever any content or definition changes.
+func (s *Store) Generation() uint64 {
+	s.applyPending()
+	s.checkPoll()
+	return s.gen.Load()
+}
+
+func (s *Store) bump() uint64 { return s.gen.Add(1) }
+
+// Paths relative to the site folder.
+func (s *Store) contentPath(p ...string) string {
+	return path.Join(append([]string{s.opts.ContentDir}, p...)...)
+}
+func (s *Store) resourcePath(p ...string) string {
+	return path.Join(append([]string{s.opts.ResourcesDir}, p...)...)
+}
+
+// ContentPath joins p under the content folder (for packages layered on the store).
+func (s *Store) ContentPath(p ...string) string { return s.contentPath(p...) }
+
+// ResourcePath joins p under the resources folder.
+func (s *Store) ResourcePath(p ...string) string { return s.resourcePath(p...) }
+
+// UsersDir returns the users folder relative to the site folder.
+func (s *Store) UsersDir() string { return s.opts.UsersDir }
+
+// AssetsDir returns the assets folder relative to the site folder.
+func (s *Store) AssetsDir() string { return s.opts.AssetsDir }
+
+// lock serialises writers of one path. Two paths may share a stripe; that only costs waiting.
+func (s *Store) lock(p string) func() {
+	m := &s.locks[stripe(p)]
+	m.Lock()
+	return m.Unlock
+}
+
+// lock2 locks two paths in a fixed order so concurrent renames cannot deadlock.
+func (s *Store) lock2(a, b string) func() {
+	i, j := stripe(a), stripe(b)
+	if i == j {
+		return s.lock(a)
+	}
+	if i > j {
+		i, j = j, i
+	}
+	s.locks[i].Lock()
+	s.locks[j].Lock()
+	return func() { s.locks[j].Unlock(); s.locks[i].Unlock() }
+}
+
+// Lock serialises writers of one site-relative path for packages layered on the store.
+func (s *Store) Lock(p string) (unlock func()) { return s.lock(p) }
+
+func stripe(p string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(p))
+	return h.Sum32() % 256
+}
+
+func (s *Store) writable(op string) error {
+	if s.opts.ReadOnly {
+		return &content.Error{Kind: content.Forbidden, Op: op, Code: "READ_ONLY", Message: "This deployment is read-only"}
+	}
+	return nil
+}
+
+// WriteFile atomically writes a site-relative file (creating folders). Exclusive fails with a
+// Conflict error when the file exists.
+func (s *Store) WriteFile(p string, data []byte, perm fs.FileMode, exclusive bool) error {
+	const op = "fsstore.WriteFile"
+	if err := s.writable(op); err != nil {
+		return err
+	}
+	err := atomicfile.Write(s.root, p, data, atomicfile.Options{Perm: perm, Exclusive: exclusive, NoSync: s.opts.NoSync})
+	if errors.Is(err, fs.ErrExist) {
+		return &content.Error{Kind: content.Conflict, Op: op, Path: p, Message: "already exists", Err: err}
+	}
+	if err != nil {
+		return content.Internalf(op, p, err)
+	}
+	return nil
+}
+
+// RemoveFile deletes a site-relative file durably; a missing file is a NotFound error.
+func (s *Store) RemoveFile(p string) error {
+	const op = "fsstore.RemoveFile"
+	if err := s.writable(op); err != nil {
+		return err
+	}
+	if err := atomicfile.Remove(s.root, p, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return content.NotFoundf(op, p, "not found")
+		}
+		return content.Internalf(op, p, err)
+	}
+	return nil
+}
+
+// ReadFile reads a site-relative file; a missing file is a NotFound error.
+func (s *Store) ReadFile(p string) ([]byte, error) {
+	const op = "fsstore.ReadFile"
+	b, err := s.root.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, content.NotFoundf(op, p, "not found")
+		}
+		return nil, content.Internalf(op, p, err)
+	}
+	return b, nil
+}
+
+// ReadDir lists a site-relative folder sorted by name; a missing folder is empty.
+func (s *Store) ReadDir(p string) ([]fs.DirEntry, error) {
+	ents, err := fs.ReadDir(s.root.FS(), p)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, content.Internalf("fsstore.ReadDir", p, err)
+	}
+	return ents, nil
+}
+
+// problem logs a broken file once (until its message changes or it is fixed).
+func (s *Store) problem(file string, err error) {
+	msg := err.Error()
+	s.problemsMu.Lock()
+	defer s.problemsMu.Unlock()
+	if s.problems[file] == msg {
+		return
+	}
+	s.problems[file] = msg
+	s.log.Warn("skipping file that does not load", "file", file, "problem", msg)
+}
+
+func (s *Store) resolved(file string) {
+	s.problemsMu.Lock()
+	defer s.problemsMu.Unlock()
+	if _, ok := s.problems[file]; ok {
+		delete(s.problems, file)
+		s.log.Info("file loads again", "file", file)
+	}
+}
+
+// Problem is a file the store could not load.
+type Problem struct {
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+// Problems lists files that currently do not load, sorted by file.
+func (s *Store) Problems() []Problem {
+	s.definitions() // make sure definitions were read
+	s.problemsMu.Lock()
+	defer s.problemsMu.Unlock()
+	out := make([]Problem, 0, len(s.problems))
+	for f, m := range s.problems {
+		out = append(out, Problem{File: f, Message: m})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
+	return out
+}

@@ -1,0 +1,357 @@
+// Package query parses and applies entry list queries: sort keys ("field", "-field"), equality
+// filters (a JSON object) and limits. It is pure, shared by the public API, the CP API and
+// GraphQL, and fuzzed because its input comes straight from URLs.
+package query
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"cms/content"
+)
+
+// Limits on what a client may ask for.
+const (
+	MaxLimit     = 100 // largest page the public API returns
+	MaxOffset    = 1_000_000
+	MaxFilterLen = 4096 // bytes of filter JSON
+	MaxFilters   = 32
+	MaxSortKeys  = 4
+)
+
+// SortKey orders by one field.
+type SortKey struct {
+	Field string
+	Desc  bool
+}
+
+// Query selects, orders and pages entries of one collection.
+type Query struct {
+	Status string         // "" = any; "published" / "draft"
+	Filter map[string]any // field -> value; equality (list fields match when they contain the value)
+	Sort   []SortKey      // empty = the collection's own order
+	Offset int
+	Limit  int // 0 = no limit
+}
+
+var fieldRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,99}$`)
+
+// ValidField reports whether name can be a sort or filter field.
+func ValidField(name string) bool { return fieldRE.MatchString(name) }
+
+// ParseSort parses "field", "-field" or "+field", comma-separated for several keys.
+func ParseSort(s string) ([]SortKey, error) {
+	if s == "" {
+		return nil, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > MaxSortKeys {
+		return nil, fmt.Errorf("sort takes at most %d fields", MaxSortKeys)
+	}
+	keys := make([]SortKey, 0, len(parts))
+	for _, p := range parts {
+		p = strings.TrimSpace(p)
+		k := SortKey{}
+		switch {
+		case strings.HasPrefix(p, "-"):
+			k.Desc, p = true, p[1:]
+		case strings.HasPrefix(p, "+"):
+			p = p[1:]
+		}
+		if !ValidField(p) {
+			return nil, fmt.Errorf("sort field %q is not a valid field name (use field or -field)", p)
+		}
+		k.Field = p
+		keys = append(keys, k)
+	}
+	return keys, nil
+}
+
+// ParseSortColon parses GraphQL-style "field:asc" / "field:desc".
+func ParseSortColon(s string) ([]SortKey, error) {
+	if s == "" {
+		return nil, nil
+	}
+	field, dir, _ := strings.Cut(s, ":")
+	k := SortKey{Field: strings.TrimSpace(field)}
+	switch strings.ToLower(strings.TrimSpace(dir)) {
+	case "", "asc":
+	case "desc":
+		k.Desc = true
+	default:
+		return nil, fmt.Errorf("sort direction %q must be asc or desc", dir)
+	}
+	if !ValidField(k.Field) {
+		return nil, fmt.Errorf("sort field %q is not a valid field name", k.Field)
+	}
+	return []SortKey{k}, nil
+}
+
+// ParseFilter parses a JSON object of field -> scalar (or list) value.
+func ParseFilter(s string) (map[string]any, error) {
+	if s == "" {
+		return nil, nil
+	}
+	if len(s) > MaxFilterLen {
+		return nil, fmt.Errorf("filter is longer than %d bytes", MaxFilterLen)
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.UseNumber()
+	v, err := content.DecodeJSONValue(dec)
+	if err != nil {
+		return nil, fmt.Errorf("filter is not valid JSON: %v", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("filter has data after the JSON object")
+	}
+	m, ok := v.(*content.Map)
+	if !ok {
+		return nil, fmt.Errorf("filter must be a JSON object of field to value")
+	}
+	if m.Len() > MaxFilters {
+		return nil, fmt.Errorf("filter has more than %d fields", MaxFilters)
+	}
+	out := make(map[string]any, m.Len())
+	for _, k := range m.Keys() {
+		if !ValidField(k) {
+			return nil, fmt.Errorf("filter field %q is not a valid field name", k)
+		}
+		v := m.Value(k)
+		if _, nested := v.(*content.Map); nested {
+			return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null or list", k)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+// ParseCount parses a non-negative integer query parameter ("" = def).
+func ParseCount(name, s string, def, maxv int) (int, error) {
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be a non-negative integer, got %q", name, s)
+	}
+	if n > maxv {
+		n = maxv
+	}
+	return n, nil
+}
+
+// Match reports whether e satisfies every filter.
+func Match(e *content.Entry, filter map[string]any) bool {
+	for k, want := range filter {
+		got, ok := e.Field(k)
+		if !ok {
+			if want != nil {
+				return false
+			}
+			continue
+		}
+		if !Equal(got, want) {
+			if list, isList := got.([]any); isList {
+				if _, wantList := want.([]any); !wantList && containsEqual(list, want) {
+					continue
+				}
+			}
+			return false
+		}
+	}
+	return true
+}
+
+func containsEqual(list []any, want any) bool {
+	for _, x := range list {
+		if Equal(x, want) {
+			return true
+		}
+	}
+	return false
+}
+
+// Equal compares two values: numbers by value whatever their Go type, lists element-wise,
+// everything else by type and value.
+func Equal(a, b any) bool {
+	if fa, ok := toFloat(a); ok {
+		fb, ok := toFloat(b)
+		return ok && fa == fb
+	}
+	switch x := a.(type) {
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case *content.Map:
+		y, ok := b.(*content.Map)
+		if !ok {
+			return false
+		}
+		xa, _ := x.MarshalJSON()
+		ya, _ := y.MarshalJSON()
+		return bytes.Equal(xa, ya)
+	}
+	return a == b
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	}
+	return 0, false
+}
+
+// Compare orders two field values: numbers numerically, ISO dates chronologically, strings
+// lexically (case-insensitive first, then exact), booleans false < true. Missing values (nil)
+// are reported with ok=false so callers can sort them last in either direction.
+func Compare(a, b any) int {
+	if fa, ok := toFloat(a); ok {
+		if fb, ok := toFloat(b); ok {
+			switch {
+			case fa < fb:
+				return -1
+			case fa > fb:
+				return 1
+			}
+			return 0
+		}
+	}
+	sa, aok := a.(string)
+	sb, bok := b.(string)
+	if aok && bok {
+		if ta, ok := parseDate(sa); ok {
+			if tb, ok := parseDate(sb); ok {
+				return ta.Compare(tb)
+			}
+		}
+		if c := strings.Compare(strings.ToLower(sa), strings.ToLower(sb)); c != 0 {
+			return c
+		}
+		return strings.Compare(sa, sb)
+	}
+	ba, aok := a.(bool)
+	bb, bok := b.(bool)
+	if aok && bok {
+		switch {
+		case ba == bb:
+			return 0
+		case !ba:
+			return -1
+		}
+		return 1
+	}
+	// Mixed types: order by a type rank so the order is total and stable.
+	return rank(a) - rank(b)
+}
+
+func rank(v any) int {
+	switch v.(type) {
+	case bool:
+		return 1
+	case int64, float64, int:
+		return 2
+	case string:
+		return 3
+	case []any:
+		return 4
+	case *content.Map:
+		return 5
+	}
+	return 6
+}
+
+var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+
+func parseDate(s string) (time.Time, bool) {
+	if len(s) < 10 || !dateRE.MatchString(s) {
+		return time.Time{}, false
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// Sort orders entries by keys; entries missing a key's value sort after those having it, in
+// either direction; ties keep the input order.
+func Sort(entries []*content.Entry, keys []SortKey) {
+	if len(keys) == 0 {
+		return
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return Less(entries[i], entries[j], keys) })
+}
+
+// Less reports whether a sorts before b under keys.
+func Less(a, b *content.Entry, keys []SortKey) bool {
+	for _, k := range keys {
+		va, aok := a.Field(k.Field)
+		vb, bok := b.Field(k.Field)
+		aok = aok && va != nil
+		bok = bok && vb != nil
+		switch {
+		case !aok && !bok:
+			continue
+		case !aok:
+			return false
+		case !bok:
+			return true
+		}
+		c := Compare(va, vb)
+		if c == 0 {
+			continue
+		}
+		if k.Desc {
+			return c > 0
+		}
+		return c < 0
+	}
+	return false
+}
+
+// DefaultOrder is a collection's own order: manual ("order" field) for sortable collections,
+// createdAt for dated ones, otherwise title; then slug as a tie-breaker. Direction is the
+// collection's sortDirection, defaulting to desc for dated collections and asc otherwise.
+func DefaultOrder(c *content.Collection) []SortKey {
+	desc := c.SortDirection == "desc" || (c.SortDirection == "" && c.Dated)
+	switch {
+	case c.Sortable:
+		return []SortKey{{Field: "order", Desc: desc}, {Field: "title"}, {Field: "slug"}}
+	case c.Dated:
+		return []SortKey{{Field: "createdAt", Desc: desc}, {Field: "slug"}}
+	}
+	return []SortKey{{Field: "title", Desc: desc}, {Field: "slug"}}
+}
+
+// Page applies offset and limit.
+func Page[T any](items []T, offset, limit int) []T {
+	if offset >= len(items) {
+		return items[:0]
+	}
+	items = items[offset:]
+	if limit > 0 && limit < len(items) {
+		items = items[:limit]
+	}
+	return items
+}

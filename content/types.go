@@ -1,0 +1,258 @@
+package content
+
+// Entry statuses.
+const (
+	StatusPublished = "published"
+	StatusDraft     = "draft"
+)
+
+// Entry is one Markdown file of a collection: frontmatter plus body.
+type Entry struct {
+	Collection string
+	Slug       string
+	Title      string
+	Status     string
+	Author     string
+	CreatedAt  string // ISO 8601, as written in the file
+	UpdatedAt  string
+	Data       *Map   // custom frontmatter fields, in file order
+	Content    string // the Markdown body, trimmed
+	Hash       string // SHA-256 hex of the raw file text
+}
+
+// Published reports whether the entry is publicly visible.
+func (e *Entry) Published() bool { return e.Status == StatusPublished }
+
+// Field returns a metadata or custom field by name, as the public API and filters see it:
+// metadata first (title, slug, status, author, collection, createdAt, updatedAt, content), then Data.
+func (e *Entry) Field(name string) (any, bool) {
+	switch name {
+	case "title":
+		return e.Title, true
+	case "slug":
+		return e.Slug, true
+	case "status":
+		return e.Status, true
+	case "author":
+		if e.Author == "" {
+			return nil, false
+		}
+		return e.Author, true
+	case "collection":
+		return e.Collection, true
+	case "createdAt":
+		return e.CreatedAt, true
+	case "updatedAt":
+		return e.UpdatedAt, true
+	case "content":
+		return e.Content, true
+	}
+	return e.Data.Get(name)
+}
+
+// ReservedEntryKeys are frontmatter keys the content engine manages; they may not appear in Data.
+var ReservedEntryKeys = []string{"title", "slug", "status", "author", "createdAt", "updatedAt"}
+
+// IsReservedEntryKey reports whether k is managed by the engine.
+func IsReservedEntryKey(k string) bool {
+	for _, r := range ReservedEntryKeys {
+		if r == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Collection is a collection definition from resources/collections/{handle}.yaml.
+type Collection struct {
+	Handle        string   `json:"handle"`
+	Title         string   `json:"title"`
+	Blueprint     string   `json:"blueprint"`
+	Route         string   `json:"route,omitempty"`
+	Sortable      bool     `json:"sortable"`
+	Dated         bool     `json:"dated"`
+	DefaultStatus string   `json:"defaultStatus"`
+	Icon          string   `json:"icon,omitempty"`
+	SortDirection string   `json:"sortDirection,omitempty"` // "" means the default for the collection kind
+	Taxonomies    []string `json:"taxonomies"`
+	Template      string   `json:"template,omitempty"`
+	Layout        string   `json:"layout,omitempty"`
+}
+
+// Blueprint kinds (folders under resources/blueprints).
+const (
+	BlueprintCollections = "collections"
+	BlueprintGlobals     = "globals"
+	BlueprintForms       = "forms"
+	BlueprintNavigations = "navigations"
+	BlueprintTaxonomies  = "taxonomies"
+)
+
+// Blueprint is a field schema: tabs of fields, with fieldset imports already resolved.
+type Blueprint struct {
+	Kind   string `json:"kind"`
+	Handle string `json:"handle"`
+	Tabs   []Tab  `json:"tabs"`
+}
+
+// Tab groups fields (and optional sections) of a blueprint.
+type Tab struct {
+	Handle   string    `json:"handle"`
+	Display  string    `json:"display,omitempty"`
+	Fields   []Field   `json:"fields"`
+	Sections []Section `json:"sections,omitempty"`
+}
+
+// Section is a named group of fields inside a tab.
+type Section struct {
+	Handle  string  `json:"handle"`
+	Display string  `json:"display,omitempty"`
+	Fields  []Field `json:"fields"`
+}
+
+// Field is one field of a blueprint or fieldset.
+type Field struct {
+	Handle       string      `json:"handle"`
+	Type         string      `json:"type"`
+	Display      string      `json:"display,omitempty"`
+	Instructions string      `json:"instructions,omitempty"`
+	Required     bool        `json:"required,omitempty"`
+	Validate     []string    `json:"validate,omitempty"`
+	Default      any         `json:"default,omitempty"`
+	Options      *Map        `json:"options,omitempty"`
+	Visibility   *Visibility `json:"visibility,omitempty"`
+}
+
+// Visibility shows a field only when another field's value matches.
+type Visibility struct {
+	Field    string `json:"field"`
+	Operator string `json:"operator"` // equals, not_equals, contains, empty, not_empty
+	Value    any    `json:"value,omitempty"`
+}
+
+// Fields returns every field of the blueprint in order: tab fields, then each tab's sections.
+func (b *Blueprint) Fields() []Field {
+	if b == nil {
+		return nil
+	}
+	var out []Field
+	for _, t := range b.Tabs {
+		out = append(out, t.Fields...)
+		for _, s := range t.Sections {
+			out = append(out, s.Fields...)
+		}
+	}
+	return out
+}
+
+// Field returns the field with the given handle.
+func (b *Blueprint) Field(handle string) (Field, bool) {
+	for _, f := range b.Fields() {
+		if f.Handle == handle {
+			return f, true
+		}
+	}
+	return Field{}, false
+}
+
+// Fieldset is a reusable list of fields from resources/fieldsets/{handle}.yaml.
+type Fieldset struct {
+	Handle  string  `json:"handle"`
+	Display string  `json:"display,omitempty"`
+	IsBlock bool    `json:"is_block"`
+	Fields  []Field `json:"fields"`
+}
+
+// Role grants actions on resources.
+type Role struct {
+	Handle      string       `json:"handle"`
+	Display     string       `json:"display"`
+	Permissions []Permission `json:"permissions"`
+}
+
+// Permission is one grant of a role. An empty Scope applies to every scope.
+type Permission struct {
+	Resource string   `json:"resource"`
+	Actions  []string `json:"actions"`
+	Scope    string   `json:"scope,omitempty"`
+}
+
+// Resources and actions a role can grant.
+var (
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings"}
+	Actions   = []string{"view", "create", "edit", "delete", "publish"}
+)
+
+// User is an account from users/{id}.yaml. PasswordHash never leaves the server.
+type User struct {
+	ID           string
+	Email        string
+	Name         string
+	PasswordHash string
+	Roles        []string
+	CreatedAt    string
+	LastLogin    string
+	Theme        string
+	Extra        *Map // unknown keys, kept when the file is rewritten
+}
+
+// GlobalDef is a global definition from resources/globals/{handle}.yaml.
+type GlobalDef struct {
+	Handle    string `json:"handle"`
+	Title     string `json:"title"`
+	Blueprint string `json:"blueprint"`
+}
+
+// NavigationDef is a navigation definition from resources/navigations/{handle}.yaml.
+type NavigationDef struct {
+	Handle      string   `json:"handle"`
+	Title       string   `json:"title"`
+	Blueprint   string   `json:"blueprint,omitempty"`
+	MaxDepth    *int     `json:"max_depth,omitempty"` // nil = unlimited; 0 = flat list
+	Collections []string `json:"collections,omitempty"`
+}
+
+// NavItem is one node of a navigation tree.
+type NavItem struct {
+	Label    string    `json:"label"`
+	URL      string    `json:"url,omitempty"`
+	Entry    string    `json:"entry,omitempty"` // "<collection>/<slug>"
+	External bool      `json:"external,omitempty"`
+	Children []NavItem `json:"children,omitempty"`
+	Extra    *Map      `json:"-"` // other keys written by hand (e.g. icon), kept on rewrite
+}
+
+// FormDef is a form definition from resources/forms/{handle}.yaml.
+type FormDef struct {
+	Handle           string `json:"handle"`
+	Title            string `json:"title"`
+	Blueprint        string `json:"blueprint"`
+	Honeypot         bool   `json:"honeypot"`
+	StoreSubmissions bool   `json:"store_submissions"`
+	Redirect         string `json:"redirect,omitempty"`
+}
+
+// Submission is one stored form submission.
+type Submission struct {
+	ID          string `json:"id"`
+	Form        string `json:"form"`
+	SubmittedAt string `json:"submittedAt"`
+	Data        *Map   `json:"data"`
+}
+
+// Taxonomy is a taxonomy definition from resources/taxonomies/{handle}.yaml.
+type Taxonomy struct {
+	Handle    string `json:"handle"`
+	Title     string `json:"title"`
+	Blueprint string `json:"blueprint,omitempty"`
+	Route     string `json:"route,omitempty"`
+}
+
+// Term is one term of a taxonomy from content/taxonomies/{taxonomy}/{slug}.yaml.
+type Term struct {
+	Taxonomy    string `json:"taxonomy"`
+	Slug        string `json:"slug"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	Data        *Map   `json:"data"`
+}
