@@ -1,0 +1,42 @@
+# cms: flat-file content management service. `make` lists the targets.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+GO ?= go
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+FUZZTIME ?= 10s
+GOARCH_LAMBDA ?= arm64
+
+.PHONY: help dev test build lint bench fuzz generate tidy
+
+help: ## list the targets
+	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+dev: build ## run the service on the embedded starter site (created in .dev-site/ on first run)
+	./bin/cms dev --site .dev-site
+
+build: ## build the cms binary into bin/cms
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/cms ./local
+
+test: ## run every test with the race detector
+	$(GO) test -race -shuffle=on -timeout 8m ./...
+
+lint: ## gofmt check, go vet, staticcheck
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^wasmhooks/testdata/')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+
+bench: ## generate 1k/10k/100k-entry sites and report start-up, memory and load figures
+	$(GO) run ./local/bench
+
+fuzz: ## run each fuzz target for FUZZTIME (default 10s)
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; done
+
+generate: ## run go generate
+	$(GO) generate ./...
+
+tidy: ## tidy go.mod
+	$(GO) mod tidy

@@ -1,0 +1,150 @@
+// Package health serves the liveness and readiness endpoints:
+//
+//	GET /api/health/live   200 while the process serves
+//	GET /api/health/ready  200 when every storage folder is usable, else 503 naming the failing check
+package health
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"cms/handlers/web"
+)
+
+// Folder is one storage folder the service needs.
+type Folder struct {
+	Name     string // check name, e.g. "content"
+	Path     string // absolute or working-directory-relative path
+	Writable bool   // must be writable (writes enabled)
+}
+
+// Deps are the inputs of the group.
+type Deps struct {
+	Folders []Folder
+	Log     *slog.Logger
+	Now     func() time.Time
+	Started time.Time
+}
+
+// Prefixes are the path prefixes the group serves.
+func Prefixes() []string { return []string{"/api/health/"} }
+
+type api struct{ Deps }
+
+// New builds the group's handler.
+func New(d Deps) (http.Handler, error) {
+	if len(d.Folders) == 0 {
+		return nil, errors.New("health: at least one folder to check is required")
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Started.IsZero() {
+		d.Started = d.Now()
+	}
+	a := &api{Deps: d}
+	rt := web.NewRouter()
+	rt.HandleFunc("GET /api/health/live", a.live)
+	rt.HandleFunc("GET /api/health/ready", a.ready)
+	rt.NotFound("/api/health/")
+	return rt, nil
+}
+
+// Check is the result of one readiness check.
+type Check struct {
+	Name       string `json:"name"`
+	Status     string `json:"status"`
+	DurationMs int64  `json:"durationMs"`
+	Error      string `json:"error,omitempty"`
+}
+
+// Report is the body of both endpoints.
+type Report struct {
+	Status        string  `json:"status"`
+	Timestamp     string  `json:"timestamp"`
+	UptimeSeconds int64   `json:"uptimeSeconds"`
+	Checks        []Check `json:"checks"`
+}
+
+func (a *api) report(status string, checks []Check) Report {
+	now := a.Now()
+	return Report{Status: status, Timestamp: now.UTC().Format(time.RFC3339Nano), UptimeSeconds: int64(now.Sub(a.Started) / time.Second), Checks: checks}
+}
+
+func (a *api) live(w http.ResponseWriter, r *http.Request) error {
+	w.Header().Set("Cache-Control", "no-store, max-age=0")
+	web.WriteJSON(w, http.StatusOK, a.report("ok", []Check{{Name: "process", Status: "ok"}}))
+	return nil
+}
+
+func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
+	checks := make([]Check, len(a.Folders))
+	var wg sync.WaitGroup
+	for i, f := range a.Folders {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := a.Now()
+			err := checkFolder(f)
+			c := Check{Name: f.Name, Status: "ok", DurationMs: a.Now().Sub(start).Milliseconds()}
+			if err != nil {
+				c.Status = "unavailable"
+				c.Error = err.Error()
+				a.Log.Warn("readiness check failed", "check", f.Name, "err", err)
+			}
+			checks[i] = c
+		}()
+	}
+	wg.Wait()
+	status, code := "ok", http.StatusOK
+	for _, c := range checks {
+		if c.Status != "ok" {
+			status, code = "unavailable", http.StatusServiceUnavailable
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store, max-age=0")
+	web.WriteJSON(w, code, a.report(status, checks))
+	return nil
+}
+
+// checkFolder verifies a folder exists, is a directory, can be listed and, when required,
+// written (by creating and removing a probe file).
+func checkFolder(f Folder) error {
+	st, err := os.Stat(f.Path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return errors.New("folder does not exist")
+		}
+		return errors.New("folder cannot be read")
+	}
+	if !st.IsDir() {
+		return errors.New("not a folder")
+	}
+	d, err := os.Open(f.Path)
+	if err != nil {
+		return errors.New("folder cannot be read")
+	}
+	_, err = d.Readdirnames(1)
+	d.Close()
+	if err != nil && !errors.Is(err, io.EOF) {
+		return errors.New("folder cannot be listed")
+	}
+	if f.Writable {
+		probe := filepath.Join(f.Path, fmt.Sprintf(".ready-probe-%d", os.Getpid()))
+		if err := os.WriteFile(probe, nil, 0o600); err != nil {
+			return errors.New("folder is not writable")
+		}
+		_ = os.Remove(probe)
+	}
+	return nil
+}

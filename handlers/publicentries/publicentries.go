@@ -1,0 +1,100 @@
+// Package publicentries serves published entries to anonymous clients:
+//
+//	GET {base}/entries/{collection}         list, with limit, offset, sort and filter
+//	GET {base}/entries/{collection}/{slug}  one entry
+//
+// Drafts are never returned, whatever the query asks. Responses are built from the store's
+// in-memory index and cached per collection version, carry an ETag and answer If-None-Match
+// with 304.
+package publicentries
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"cms/content"
+	"cms/content/query"
+	"cms/handlers/web"
+)
+
+// Store is what the public API reads.
+type Store interface {
+	// Collection returns a NotFound error for an unknown collection.
+	Collection(handle string) (*content.Collection, error)
+	// Entries returns the matching entries without bodies, and the count before paging.
+	Entries(collection string, q query.Query) ([]*content.Entry, int, error)
+	// EntryMeta returns an indexed entry without its body, or a NotFound error.
+	EntryMeta(collection, slug string) (*content.Entry, error)
+	// Entry reads an entry with its body, or returns a NotFound error.
+	Entry(collection, slug string) (*content.Entry, error)
+	// CollectionVersion changes whenever anything the collection's responses depend on changes.
+	CollectionVersion(collection string) uint64
+}
+
+// Renderer turns Markdown into HTML.
+type Renderer interface {
+	Render(src string) (string, error)
+}
+
+// Deps are the inputs of the group.
+type Deps struct {
+	Store    Store
+	Markdown Renderer
+	Log      *slog.Logger
+	BasePath string // default "/api/public"
+	// CacheBytes bounds the response cache; 0 = 64 MiB, negative = no cache.
+	CacheBytes int64
+	Now        func() time.Time
+}
+
+// Defaults of the list query.
+const (
+	DefaultLimit = 100
+	MaxLimit     = 1000
+)
+
+type api struct {
+	Deps
+	cache *cache
+}
+
+// New builds the group's handler.
+func New(d Deps) (http.Handler, error) {
+	var errs []error
+	if d.Store == nil {
+		errs = append(errs, errors.New("publicentries: Store is required"))
+	}
+	if d.Markdown == nil {
+		errs = append(errs, errors.New("publicentries: Markdown is required"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.BasePath == "" {
+		d.BasePath = "/api/public"
+	}
+	d.BasePath = strings.TrimSuffix(d.BasePath, "/")
+	if d.CacheBytes == 0 {
+		d.CacheBytes = 64 << 20
+	}
+	a := &api{Deps: d, cache: newCache(d.CacheBytes)}
+	rt := web.NewRouter()
+	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}", a.list)
+	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)
+	rt.NotFound(d.BasePath + "/")
+	return rt, nil
+}
+
+// Prefixes are the path prefixes the group serves under a base path.
+func Prefixes(basePath string) []string {
+	if basePath == "" {
+		basePath = "/api/public"
+	}
+	return []string{strings.TrimSuffix(basePath, "/") + "/"}
+}

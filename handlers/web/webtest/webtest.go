@@ -1,0 +1,140 @@
+// Package webtest helps black-box tests of endpoint groups: a fake Authenticator that maps
+// bearer tokens to principals with given roles, and small request helpers.
+package webtest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"cms/content"
+	"cms/content/access"
+)
+
+// Auth is a fake web.Authenticator: "Authorization: Bearer <token>" (or a cms_session cookie)
+// authenticates as the principal registered for token; anything else is unauthenticated.
+type Auth struct {
+	Principals map[string]*access.Principal
+}
+
+// NewAuth returns an empty fake authenticator.
+func NewAuth() *Auth { return &Auth{Principals: map[string]*access.Principal{}} }
+
+// Add registers token for a user holding the given roles, and returns the token.
+func (a *Auth) Add(token, userID string, roles ...*content.Role) string {
+	u := &content.User{ID: userID, Email: userID + "@example.com", Name: userID}
+	for _, r := range roles {
+		u.Roles = append(u.Roles, r.Handle)
+	}
+	a.Principals[token] = &access.Principal{User: u, Roles: roles, SessionID: "s-" + token}
+	return token
+}
+
+// Authenticate implements web.Authenticator.
+func (a *Auth) Authenticate(r *http.Request) (*access.Principal, error) {
+	tok, viaCookie := "", false
+	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
+		tok = strings.TrimPrefix(h, "Bearer ")
+	} else if c, err := r.Cookie("cms_session"); err == nil {
+		tok, viaCookie = c.Value, true
+	}
+	p, ok := a.Principals[tok]
+	if !ok {
+		return nil, content.Unauthenticatedf("webtest.Auth", "Invalid or expired session")
+	}
+	cp := *p
+	cp.ViaCookie = viaCookie
+	return &cp, nil
+}
+
+// Role builds a role granting actions on resource (unscoped, or scoped when scope != "").
+func Role(handle string, grants ...content.Permission) *content.Role {
+	return &content.Role{Handle: handle, Display: handle, Permissions: grants}
+}
+
+// Grant is shorthand for a permission.
+func Grant(resource string, actions ...string) content.Permission {
+	return content.Permission{Resource: resource, Actions: actions}
+}
+
+// Request describes one call.
+type Request struct {
+	Method  string
+	Path    string
+	Body    any // string, []byte, or a value encoded as JSON
+	Token   string
+	Header  http.Header
+	Cookies []*http.Cookie
+}
+
+// Do runs req against h and returns the recorded response.
+func Do(t testing.TB, h http.Handler, req Request) *httptest.ResponseRecorder {
+	t.Helper()
+	var body io.Reader
+	switch b := req.Body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatalf("encode body: %v", err)
+		}
+		body = bytes.NewReader(raw)
+	}
+	method := req.Method
+	if method == "" {
+		method = http.MethodGet
+	}
+	r := httptest.NewRequest(method, req.Path, body)
+	if body != nil && req.Header.Get("Content-Type") == "" {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			r.Header.Add(k, v)
+		}
+	}
+	if req.Token != "" {
+		r.Header.Set("Authorization", "Bearer "+req.Token)
+	}
+	for _, c := range req.Cookies {
+		r.AddCookie(c)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// ErrorBody is the decoded error envelope.
+type ErrorBody struct {
+	Error struct {
+		Code    string              `json:"code"`
+		Message string              `json:"message"`
+		Fields  map[string][]string `json:"fields"`
+	} `json:"error"`
+}
+
+// DecodeError decodes an error envelope, failing the test if the body is not one.
+func DecodeError(t testing.TB, w *httptest.ResponseRecorder) ErrorBody {
+	t.Helper()
+	var e ErrorBody
+	if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil || e.Error.Code == "" {
+		t.Fatalf("body is not an error envelope (status %d): %s", w.Code, w.Body.String())
+	}
+	return e
+}
+
+// DecodeJSON decodes a JSON body into v, failing the test on error.
+func DecodeJSON(t testing.TB, w *httptest.ResponseRecorder, v any) {
+	t.Helper()
+	if err := json.Unmarshal(w.Body.Bytes(), v); err != nil {
+		t.Fatalf("decode body (status %d): %v: %s", w.Code, err, w.Body.String())
+	}
+}

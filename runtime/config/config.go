@@ -1,0 +1,373 @@
+// Package config loads the service configuration: defaults, then the site's cms.config.yaml, then
+// environment variables. Load is pure (it reads files only through the given site folder and the
+// environment only through getenv), validates everything and reports every problem at once.
+//
+// Every key of cms.config.yaml can also be set from the environment: CMS_ + the key path in upper
+// snake case, e.g. graphql.enabled -> CMS_GRAPHQL_ENABLED, auth.storeConfig.sessionDurationMs ->
+// CMS_AUTH_STORE_CONFIG_SESSION_DURATION_MS. NODE_ENV (or CMS_ENV), PORT and CMS_SITE_DIR are
+// recognised as well.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"cms/content"
+	"cms/content/frontmatter"
+)
+
+// FileName is the configuration file at the site root.
+const FileName = "cms.config.yaml"
+
+// Site is one public origin.
+type Site struct {
+	Handle string `json:"handle"`
+	URL    string `json:"url"`
+	Locale string `json:"locale"`
+}
+
+// Config is the whole service configuration.
+type Config struct {
+	Env     string // "development" or "production"
+	Port    int
+	SiteDir string
+
+	ContentPath   string
+	ResourcesPath string
+	UsersPath     string
+	AssetsPath    string
+
+	GraphQL struct {
+		Enabled       bool
+		Introspection bool
+		Path          string
+		MaxDepth      int
+		MaxComplexity int
+		Timeout       time.Duration
+	}
+	CP struct {
+		Enabled bool
+		Path    string
+	}
+	Auth struct {
+		Driver          string
+		Store           string
+		Provider        string
+		SessionsDir     string
+		SessionDuration time.Duration
+		// Failed-login limits within LoginWindow.
+		MaxFailuresPerEmail   int
+		MaxFailuresPerAddress int
+		LoginWindow           time.Duration
+	}
+	Sites []Site
+	SEO   struct {
+		OperationalStoragePath string
+		ErrorTracking          bool
+		Redirects              bool
+		Reports                bool
+	}
+	StaticCache struct {
+		Enabled bool
+	}
+	Git struct {
+		Enabled   bool
+		StatePath string
+	}
+	Public struct {
+		BasePath string // base path of the public read API
+	}
+	Markdown struct {
+		AllowHTML bool // render raw HTML in Markdown instead of escaping it
+	}
+	Forms struct {
+		RateLimit    int // submissions per minute per form and client address; 0 = off
+		MaxBodyBytes int64
+	}
+	Hooks struct {
+		MaxModuleBytes int64
+		MemoryMiB      int
+		Timeout        time.Duration
+		CacheDir       string
+	}
+	Assets struct {
+		MaxUploadBytes int64
+		AllowedTypes   []string // MIME types; empty = all except active content
+	}
+	Log struct {
+		Level  string // debug, info, warn, error
+		Format string // text or json; "" = text in development, json in production
+	}
+	Watch string // notify, poll, none
+
+	introspectionSet bool
+
+	// ReadOnly is set when the site folder is not writable; Disabled then lists the options
+	// that were switched off because of it.
+	ReadOnly bool
+	Disabled []string
+}
+
+// Production reports whether the service runs in production mode.
+func (c *Config) Production() bool { return c.Env == "production" }
+
+// Path resolves a site-relative configured path.
+func (c *Config) Path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.SiteDir, filepath.FromSlash(p))
+}
+
+// Default returns the defaults of the spec's configuration table.
+func Default() Config {
+	var c Config
+	c.Env = "development"
+	c.Port = 3000
+	c.SiteDir = "."
+	c.ContentPath = "content"
+	c.ResourcesPath = "resources"
+	c.UsersPath = "users"
+	c.AssetsPath = "public/assets"
+	c.GraphQL.Enabled = true
+	c.GraphQL.Introspection = true
+	c.GraphQL.Path = "/api/graphql"
+	c.GraphQL.MaxDepth = 12
+	c.GraphQL.MaxComplexity = 5000
+	c.GraphQL.Timeout = 10 * time.Second
+	c.CP.Enabled = true
+	c.CP.Path = "/cp"
+	c.Auth.Driver = "password"
+	c.Auth.Store = "file"
+	c.Auth.Provider = "yaml"
+	c.Auth.SessionsDir = ".sessions"
+	c.Auth.SessionDuration = 24 * time.Hour
+	c.Auth.MaxFailuresPerEmail = 5
+	c.Auth.MaxFailuresPerAddress = 20
+	c.Auth.LoginWindow = 15 * time.Minute
+	c.Sites = []Site{{Handle: "default", URL: "http://localhost:3000", Locale: "en"}}
+	c.SEO.OperationalStoragePath = "storage/seo"
+	c.SEO.ErrorTracking = true
+	c.SEO.Redirects = true
+	c.SEO.Reports = true
+	c.Git.StatePath = "storage/git-sync"
+	c.Public.BasePath = "/api/public"
+	c.Forms.RateLimit = 30
+	c.Forms.MaxBodyBytes = 64 << 10
+	c.Hooks.MaxModuleBytes = 8 << 20
+	c.Hooks.MemoryMiB = 64
+	c.Hooks.Timeout = 100 * time.Millisecond
+	c.Hooks.CacheDir = filepath.Join(os.TempDir(), "cms-wasm-cache")
+	c.Assets.MaxUploadBytes = 10 << 20
+	c.Log.Level = "info"
+	c.Watch = "notify"
+	return c
+}
+
+// Warning is a non-fatal configuration remark (an unknown key, an option switched off).
+type Warning string
+
+// Load builds the configuration for the site folder siteDir ("" = $CMS_SITE_DIR or ".").
+func Load(siteDir string, getenv func(string) string) (Config, []Warning, error) {
+	c := Default()
+	if siteDir == "" {
+		siteDir = getenv("CMS_SITE_DIR")
+	}
+	if siteDir == "" {
+		siteDir = "."
+	}
+	c.SiteDir = siteDir
+	var errs []error
+	var warns []Warning
+	keys := c.keys()
+
+	file := filepath.Join(siteDir, FileName)
+	raw, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		errs = append(errs, fmt.Errorf("%s: %w", file, err))
+	default:
+		m, err := frontmatter.ParseYAMLMap(raw, 1)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", file, err))
+			break
+		}
+		flat := map[string]any{}
+		flatten("", m, flat, keys)
+		for _, k := range sortedKeys(flat) {
+			key, ok := keys[k]
+			if !ok {
+				warns = append(warns, Warning(fmt.Sprintf("%s: unknown key %q is ignored", file, k)))
+				continue
+			}
+			if err := key.set(flat[k]); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %s: %w", file, k, err))
+			}
+		}
+	}
+
+	for _, k := range sortedKeys(keys) {
+		name := EnvName(k)
+		if v := getenv(name); v != "" {
+			if err := keys[k].set(v); err != nil {
+				errs = append(errs, fmt.Errorf("environment %s: %w", name, err))
+			}
+		}
+	}
+	for _, name := range []string{"CMS_ENV", "NODE_ENV"} {
+		if v := getenv(name); v != "" {
+			c.Env = v
+			break
+		}
+	}
+	if v := getenv("PORT"); v != "" {
+		p, err := strconv.Atoi(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("environment PORT: %q is not a number", v))
+		} else {
+			c.Port = p
+		}
+	}
+	if c.Production() && !c.introspectionSet {
+		c.GraphQL.Introspection = false
+	}
+	errs = append(errs, c.validate()...)
+	if len(errs) > 0 {
+		return c, warns, fmt.Errorf("invalid configuration:\n  %w", joinLines(errs))
+	}
+	return c, warns, nil
+}
+
+func joinLines(errs []error) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New(strings.Join(msgs, "\n  "))
+}
+
+func (c *Config) validate() []error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.Env != "development" && c.Env != "production" && c.Env != "test" {
+		bad("NODE_ENV", "must be development, production or test, not %q", c.Env)
+	}
+	if c.Port < 0 || c.Port > 65535 {
+		bad("PORT", "must be between 0 and 65535, not %d", c.Port)
+	}
+	for key, p := range map[string]string{"contentPath": c.ContentPath, "resourcesPath": c.ResourcesPath, "usersPath": c.UsersPath, "assetsPath": c.AssetsPath} {
+		if p == "" || filepath.IsAbs(p) || strings.HasPrefix(filepath.Clean(p), "..") {
+			bad(key, "must be a relative path inside the site folder, not %q", p)
+		}
+	}
+	if c.Auth.Driver != "password" {
+		bad("auth.driver", "unknown driver %q (available: password)", c.Auth.Driver)
+	}
+	if c.Auth.Store != "file" {
+		bad("auth.store", "unknown session store %q (available: file)", c.Auth.Store)
+	}
+	if c.Auth.Provider != "yaml" {
+		bad("auth.provider", "unknown user provider %q (available: yaml)", c.Auth.Provider)
+	}
+	if c.Auth.SessionDuration < time.Minute {
+		bad("auth.storeConfig.sessionDurationMs", "must be at least 60000 (one minute)")
+	}
+	if c.Auth.MaxFailuresPerEmail < 1 || c.Auth.MaxFailuresPerAddress < 1 {
+		bad("auth.rateLimit", "failure limits must be at least 1")
+	}
+	if !strings.HasPrefix(c.Public.BasePath, "/") || strings.HasSuffix(c.Public.BasePath, "/") {
+		bad("public.basePath", "must start with / and not end with /, not %q", c.Public.BasePath)
+	}
+	if !strings.HasPrefix(c.GraphQL.Path, "/") {
+		bad("graphql.path", "must start with /")
+	}
+	if c.GraphQL.MaxDepth < 1 || c.GraphQL.MaxComplexity < 1 {
+		bad("graphql", "maxDepth and maxComplexity must be at least 1")
+	}
+	if c.Forms.RateLimit < 0 {
+		bad("forms.rateLimit", "must be 0 (off) or more")
+	}
+	switch c.Watch {
+	case "notify", "poll", "none":
+	default:
+		bad("watch", "must be notify, poll or none, not %q", c.Watch)
+	}
+	switch c.Log.Level {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "must be debug, info, warn or error, not %q", c.Log.Level)
+	}
+	switch c.Log.Format {
+	case "", "text", "json":
+	default:
+		bad("log.format", "must be text or json, not %q", c.Log.Format)
+	}
+	for i, s := range c.Sites {
+		if s.Handle == "" || !content.ValidHandle(s.Handle) {
+			bad(fmt.Sprintf("sites[%d].handle", i), "must be a plain identifier")
+		}
+		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
+			bad(fmt.Sprintf("sites[%d].url", i), "must be an absolute http(s) URL, not %q", s.URL)
+		}
+	}
+	return errs
+}
+
+// EnvName is the environment variable that overrides a configuration key.
+func EnvName(key string) string {
+	var b strings.Builder
+	b.WriteString("CMS_")
+	prev := rune(0)
+	for _, r := range key {
+		switch {
+		case r == '.':
+			b.WriteByte('_')
+		case unicode.IsUpper(r) && prev != '.' && prev != 0 && !unicode.IsUpper(prev):
+			b.WriteByte('_')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(unicode.ToUpper(r))
+		}
+		prev = r
+	}
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// flatten turns nested maps into dotted keys, stopping at keys that are known leaves (so a map or
+// list value of a leaf such as sites stays whole).
+func flatten(prefix string, m *content.Map, out map[string]any, leaves map[string]key) {
+	for _, k := range m.Keys() {
+		full := k
+		if prefix != "" {
+			full = prefix + "." + k
+		}
+		v := m.Value(k)
+		if sub, ok := v.(*content.Map); ok {
+			if _, leaf := leaves[full]; !leaf {
+				flatten(full, sub, out, leaves)
+				continue
+			}
+		}
+		out[full] = v
+	}
+}

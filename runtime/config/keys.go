@@ -1,0 +1,222 @@
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"cms/content"
+)
+
+type key struct {
+	set func(v any) error
+}
+
+// keys is the table of every configuration key: one place lists them, their types and where
+// they land, for the file and the environment alike.
+func (c *Config) keys() map[string]key {
+	return map[string]key{
+		"contentPath":                        strKey(&c.ContentPath),
+		"resourcesPath":                      strKey(&c.ResourcesPath),
+		"usersPath":                          strKey(&c.UsersPath),
+		"assetsPath":                         strKey(&c.AssetsPath),
+		"graphql.enabled":                    boolKey(&c.GraphQL.Enabled),
+		"graphql.introspection":              {set: func(v any) error { c.introspectionSet = true; return boolKey(&c.GraphQL.Introspection).set(v) }},
+		"graphql.path":                       strKey(&c.GraphQL.Path),
+		"graphql.maxDepth":                   intKey(&c.GraphQL.MaxDepth),
+		"graphql.maxComplexity":              intKey(&c.GraphQL.MaxComplexity),
+		"graphql.timeoutMs":                  msKey(&c.GraphQL.Timeout),
+		"cp.enabled":                         boolKey(&c.CP.Enabled),
+		"cp.path":                            strKey(&c.CP.Path),
+		"auth.driver":                        strKey(&c.Auth.Driver),
+		"auth.store":                         strKey(&c.Auth.Store),
+		"auth.provider":                      strKey(&c.Auth.Provider),
+		"auth.storeConfig.sessionsDir":       strKey(&c.Auth.SessionsDir),
+		"auth.storeConfig.sessionDurationMs": msKey(&c.Auth.SessionDuration),
+		"auth.rateLimit.perEmail":            intKey(&c.Auth.MaxFailuresPerEmail),
+		"auth.rateLimit.perAddress":          intKey(&c.Auth.MaxFailuresPerAddress),
+		"auth.rateLimit.windowMs":            msKey(&c.Auth.LoginWindow),
+		"sites":                              {set: c.setSites},
+		"seo.operationalStoragePath":         strKey(&c.SEO.OperationalStoragePath),
+		"seo.errorTracking":                  boolKey(&c.SEO.ErrorTracking),
+		"seo.redirects":                      boolKey(&c.SEO.Redirects),
+		"seo.reports":                        boolKey(&c.SEO.Reports),
+		"staticCache.enabled":                boolKey(&c.StaticCache.Enabled),
+		"git.enabled":                        boolKey(&c.Git.Enabled),
+		"git.statePath":                      strKey(&c.Git.StatePath),
+		"public.basePath":                    strKey(&c.Public.BasePath),
+		"markdown.allowHtml":                 boolKey(&c.Markdown.AllowHTML),
+		"forms.rateLimit":                    intKey(&c.Forms.RateLimit),
+		"forms.maxBodyBytes":                 int64Key(&c.Forms.MaxBodyBytes),
+		"hooks.maxModuleBytes":               int64Key(&c.Hooks.MaxModuleBytes),
+		"hooks.memoryMiB":                    intKey(&c.Hooks.MemoryMiB),
+		"hooks.timeoutMs":                    msKey(&c.Hooks.Timeout),
+		"hooks.cacheDir":                     strKey(&c.Hooks.CacheDir),
+		"assets.maxUploadBytes":              int64Key(&c.Assets.MaxUploadBytes),
+		"assets.allowedTypes":                strListKey(&c.Assets.AllowedTypes),
+		"log.level":                          strKey(&c.Log.Level),
+		"log.format":                         strKey(&c.Log.Format),
+		"watch":                              strKey(&c.Watch),
+	}
+}
+
+func strKey(p *string) key {
+	return key{set: func(v any) error {
+		switch x := v.(type) {
+		case string:
+			*p = x
+			return nil
+		case int64, float64, bool:
+			*p = fmt.Sprint(x)
+			return nil
+		}
+		return fmt.Errorf("must be a string")
+	}}
+}
+
+func boolKey(p *bool) key {
+	return key{set: func(v any) error {
+		switch x := v.(type) {
+		case bool:
+			*p = x
+			return nil
+		case string:
+			b, err := strconv.ParseBool(strings.TrimSpace(x))
+			if err != nil {
+				return fmt.Errorf("must be true or false, not %q", x)
+			}
+			*p = b
+			return nil
+		}
+		return fmt.Errorf("must be true or false")
+	}}
+}
+
+func toInt(v any) (int64, error) {
+	switch x := v.(type) {
+	case int64:
+		return x, nil
+	case float64:
+		if x != float64(int64(x)) {
+			return 0, fmt.Errorf("must be a whole number")
+		}
+		return int64(x), nil
+	case string:
+		n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("must be a whole number, not %q", x)
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("must be a whole number")
+}
+
+func intKey(p *int) key {
+	return key{set: func(v any) error {
+		n, err := toInt(v)
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			return fmt.Errorf("must not be negative")
+		}
+		*p = int(n)
+		return nil
+	}}
+}
+
+func int64Key(p *int64) key {
+	return key{set: func(v any) error {
+		n, err := toInt(v)
+		if err != nil {
+			return err
+		}
+		if n < 0 {
+			return fmt.Errorf("must not be negative")
+		}
+		*p = n
+		return nil
+	}}
+}
+
+func msKey(p *time.Duration) key {
+	return key{set: func(v any) error {
+		n, err := toInt(v)
+		if err != nil {
+			return err
+		}
+		if n <= 0 {
+			return fmt.Errorf("must be a positive number of milliseconds")
+		}
+		*p = time.Duration(n) * time.Millisecond
+		return nil
+	}}
+}
+
+func strListKey(p *[]string) key {
+	return key{set: func(v any) error {
+		switch x := v.(type) {
+		case string:
+			*p = nil
+			for _, s := range strings.Split(x, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					*p = append(*p, s)
+				}
+			}
+			return nil
+		case []any:
+			*p = nil
+			for _, e := range x {
+				s, ok := e.(string)
+				if !ok {
+					return fmt.Errorf("must be a list of strings")
+				}
+				*p = append(*p, s)
+			}
+			return nil
+		}
+		return fmt.Errorf("must be a list of strings")
+	}}
+}
+
+// setSites accepts a list of {handle, url, locale} (or, from the environment, a comma-separated
+// list of URLs).
+func (c *Config) setSites(v any) error {
+	var sites []Site
+	switch x := v.(type) {
+	case string:
+		for i, u := range strings.Split(x, ",") {
+			if u = strings.TrimSpace(u); u != "" {
+				sites = append(sites, Site{Handle: fmt.Sprintf("site%d", i+1), URL: u, Locale: "en"})
+			}
+		}
+		if len(sites) > 0 {
+			sites[0].Handle = "default"
+		}
+	case []any:
+		for i, e := range x {
+			m, ok := e.(*content.Map)
+			if !ok {
+				return fmt.Errorf("sites[%d] must be a mapping with handle, url and locale", i)
+			}
+			s := Site{Locale: "en"}
+			s.Handle, _ = m.String("handle")
+			s.URL, _ = m.String("url")
+			if l, ok := m.String("locale"); ok {
+				s.Locale = l
+			}
+			if s.Handle == "" {
+				s.Handle = fmt.Sprintf("site%d", i+1)
+			}
+			sites = append(sites, s)
+		}
+	default:
+		return fmt.Errorf("must be a list of sites")
+	}
+	if len(sites) == 0 {
+		return fmt.Errorf("must list at least one site")
+	}
+	c.Sites = sites
+	return nil
+}

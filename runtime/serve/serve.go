@@ -1,0 +1,163 @@
+// Package serve runs a handler: Stack wraps it once with recovery, request IDs, security headers
+// and the access log, and Local serves it over net/http (Lambda lives in lambda.go). Both runners
+// get exactly the same Stack, so a request behaves the same locally and on Lambda.
+package serve
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"cms/handlers/web"
+)
+
+// Stack wraps h with panic recovery, a request ID, baseline security headers and one access log
+// line per request. Groups never wrap themselves.
+func Stack(h http.Handler, log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &web.RequestInfo{ID: requestID(r)}
+		rec := &recorder{ResponseWriter: w}
+		hdr := w.Header()
+		hdr.Set("X-Request-Id", info.ID)
+		hdr.Set("X-Content-Type-Options", "nosniff")
+		hdr.Set("X-Frame-Options", "DENY")
+		hdr.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		r = r.WithContext(web.WithInfo(r.Context(), info))
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				info.Err = fmt.Errorf("panic: %v", p)
+				if !rec.wrote {
+					web.WriteError(rec, r, info.Err)
+				}
+			}
+			status := rec.status
+			if info.Status != 0 && !rec.wrote {
+				status = info.Status
+			}
+			if status == 0 {
+				status = http.StatusOK
+			}
+			attrs := []slog.Attr{
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.String("route", info.Route),
+				slog.Int("status", status),
+				slog.Duration("duration", time.Since(start)),
+				slog.String("request_id", info.ID),
+			}
+			if lc := lambdaRequestID(r.Context()); lc != "" {
+				attrs = append(attrs, slog.String("lambda_request_id", lc))
+			}
+			if info.Code != "" {
+				attrs = append(attrs, slog.String("code", info.Code))
+			}
+			attrs = append(attrs, info.Attrs...)
+			level := slog.LevelInfo
+			switch {
+			case status >= 500:
+				level = slog.LevelError
+				if info.Err != nil {
+					attrs = append(attrs, slog.String("err", info.Err.Error()))
+				}
+			case status >= 400 && info.Err != nil:
+				attrs = append(attrs, slog.String("err", info.Err.Error()))
+			}
+			log.LogAttrs(r.Context(), level, "request", attrs...)
+		}()
+		h.ServeHTTP(rec, r)
+	})
+}
+
+func requestID(r *http.Request) string {
+	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && isToken(id) {
+		return id
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func isToken(s string) bool {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if !r.wrote {
+		r.status, r.wrote = code, true
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if !r.wrote {
+		r.status, r.wrote = http.StatusOK, true
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer (flush, deadlines).
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// ShutdownTimeout bounds how long Local waits for in-flight requests when ctx ends.
+const ShutdownTimeout = 10 * time.Second
+
+// Local serves h on addr until ctx ends, then shuts down gracefully. ready, if not nil, receives
+// the bound address once the listener is open (useful with ":0").
+func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", addr, err)
+	}
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	errc := make(chan error, 1)
+	// Serve rather than ListenAndServe: the listener is already bound, so ":0" works and the
+	// address is known before the first request.
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
+		defer cancel()
+		if err := srv.Shutdown(sctx); err != nil {
+			return fmt.Errorf("shutdown: %w", err)
+		}
+		if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+		return nil
+	}
+}
