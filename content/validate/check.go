@@ -138,7 +138,7 @@ func checkFormType(f content.Field, path string) []Problem {
 	case "asset", "entries", "taxonomy", "replicator", "grid", "blocks":
 		if isRequired(f) {
 			return []Problem{{Path: path + ".field.required", Code: CodeUnsupportedFormField,
-				Message: fmt.Sprintf("A %s field cannot be required in a form: public forms cannot render it", f.Type)}}
+				Message: fmt.Sprintf("Field type %q cannot be required in a form: public forms cannot render it", f.Type)}}
 		}
 		return nil
 	}
