@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"cms/content"
@@ -47,7 +48,8 @@ func HasErrors(problems []Problem) bool {
 // Codes: MISSING_PROPERTY (no handle or type, an incomplete visibility rule), INVALID_TYPE,
 // DUPLICATE_HANDLE, UNKNOWN_RULE, INVALID_RULE (a bad parameter or hook name), INVALID_OPTION
 // (asset cardinality, select options, number integer), UNSUPPORTED_PUBLIC_FORM_FIELDS, and the
-// warnings DANGLING_VISIBILITY_REF, INAPPLICABLE_RULE and INVALID_RULE for a needless parameter.
+// warnings DANGLING_VISIBILITY_REF, INAPPLICABLE_RULE, and INVALID_RULE for a needless parameter
+// or a length or count that is a fraction or negative.
 func CheckBlueprint(bp *content.Blueprint, kind string) []Problem {
 	if bp == nil {
 		return []Problem{{Code: CodeMissingProperty, Message: "Blueprint is missing"}}
@@ -104,9 +106,16 @@ func CheckBlueprint(bp *content.Blueprint, kind string) []Problem {
 			if p != nil {
 				ps = append(ps, Problem{Path: rpath, Code: p.code, Message: p.message, Warning: p.warning})
 			}
-			if usable(p) && known && !applies(r.name, f.Type) {
+			if !usable(p) || !known {
+				continue
+			}
+			if !applies(r.name, f.Type) {
 				ps = append(ps, Problem{Path: rpath, Code: CodeInapplicableRule, Warning: true,
 					Message: fmt.Sprintf("Rule %q does not apply to field type %q and is ignored", r.name, f.Type)})
+				continue
+			}
+			if m := countParamProblem(r, f.Type); m != "" {
+				ps = append(ps, Problem{Path: rpath, Code: CodeInvalidRule, Warning: true, Message: m})
 			}
 		}
 		ps = append(ps, checkOptions(f, path)...)
@@ -128,6 +137,28 @@ func CheckBlueprint(bp *content.Blueprint, kind string) []Problem {
 		}
 	}
 	return ps
+}
+
+// countParamProblem flags a length or count rule whose parameter no length or count can meet
+// exactly (a fraction, a negative). Only a warning: such a rule still works, just oddly.
+func countParamProblem(r rule, typ string) string {
+	switch r.name {
+	case "min", "max", "size":
+	default:
+		return ""
+	}
+	unit := "characters"
+	switch sh, _ := fieldShape(typ); sh {
+	case shapeText:
+	case shapeList:
+		unit = "items"
+	default:
+		return ""
+	}
+	if r.n < 0 || r.n != math.Trunc(r.n) {
+		return fmt.Sprintf("Rule %q counts %s on a %s field and needs a whole number, 0 or more", r.name, unit, typ)
+	}
+	return ""
 }
 
 // checkFormType checks that a public form can render a field of a known type.

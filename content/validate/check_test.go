@@ -68,6 +68,10 @@ func TestCheckBlueprint(t *testing.T) {
 		{"needless param warns", bp(f("a", "text", "email:x")), "collections", []validate.Problem{
 			{Path: "tabs.main.fields[0].field.validate[0]", Code: "INVALID_RULE", Warning: true, Message: `Rule "email" takes no parameter; "x" is ignored`},
 		}},
+		{"fractional length warns", bp(f("a", "text", "min:2.5"), f("b", "multiselect", "max:-1"), f("c", "number", "min:-1.5")), "collections", []validate.Problem{
+			{Path: "tabs.main.fields[0].field.validate[0]", Code: "INVALID_RULE", Warning: true, Message: `Rule "min" counts characters on a text field and needs a whole number, 0 or more`},
+			{Path: "tabs.main.fields[1].field.validate[0]", Code: "INVALID_RULE", Warning: true, Message: `Rule "max" counts items on a multiselect field and needs a whole number, 0 or more`},
+		}},
 		{"asset max_files negative", bp(opt(f("a", "asset"), "max_files", int64(-1))), "collections", []validate.Problem{
 			{Path: "tabs.main.fields[0].field.options.max_files", Code: "INVALID_OPTION", Message: "max_files must be a whole number, 0 or more (0 means unlimited)"},
 		}},

@@ -5,10 +5,12 @@
 // # Values
 //
 // [Values] checks every field (it is not fail-fast) and returns messages per field handle. A field
-// is checked in this order, and the first step that fails ends its checks:
+// is checked in this order; a failure in steps 2 to 4 ends its checks, steps 5 and 6 report every
+// failure, and step 7 runs only when nothing failed before it:
 //
-//  1. Fields of type hidden, fields hidden by their visibility rule and fields without a handle are
-//     skipped. With [Options.Partial], fields absent from the values are skipped too.
+//  1. Fields of type hidden, fields hidden by their visibility rule, fields without a handle and
+//     repeats of a handle are skipped. With [Options.Partial], fields absent from the values are
+//     skipped too.
 //  2. An absent or nil value fails a required field ("This field is required") and passes any other.
 //  3. The value must have the field type's shape ("Must be a string", "Must be a number",
 //     "Must be true or false", "Must be a list", ...).
@@ -16,9 +18,10 @@
 //     visible text) fails a required field and passes any other without further checks, so an
 //     optional field left empty in a form is never told it is too short.
 //  5. Type-specific checks: slug format, select and multiselect options, asset cardinality
-//     (options.max_files, options.min_files), whole numbers (options.integer).
+//     (options.max_files, options.min_files), whole numbers (options.integer), no empty items in
+//     entries, taxonomy and asset lists.
 //  6. The rules of field.validate, in order; every failing rule adds a message.
-//  7. Hook rules, only when everything above passed, stopping at the first hook that fails.
+//  7. Hook rules, in order, stopping at the first hook that fails.
 //
 // # Rules
 //
@@ -51,6 +54,7 @@
 //	accepted           toggle true, or text yes/on/1/true  Must be accepted
 //	hook:NAME[:ARG]    any but hidden, a WASM hook         the hook's message, or Is not valid
 //
+// A toggle that is false is a value, so required passes it; a consent box wants accepted.
 // Letters and digits are Unicode letters (with combining marks) and decimal digits. Dates
 // without a zone are taken as UTC, and a date alone as its midnight. Lists of options in
 // messages are shortened to "Must be one of the allowed options" past ten entries.

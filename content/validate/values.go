@@ -52,7 +52,8 @@ type Options struct {
 	// Hooks runs hook rules. When nil, a hook rule that has to run refuses the request with
 	// HOOK_UNAVAILABLE.
 	Hooks HookRunner
-	// Form is the form handle passed to hooks; "" for entries and globals.
+	// Form is passed to hooks: the form handle, or the collection or global handle when entries
+	// or globals are checked.
 	Form string
 	// Locale is passed to hooks; the built-in messages are English.
 	Locale string
@@ -138,8 +139,11 @@ func (v *validator) field(f content.Field, val any) ([]string, error) {
 		return []string{m}, nil
 	}
 	if blank(f, val) {
-		if required {
+		switch {
+		case required:
 			return []string{msgRequired}, nil
+		case accepted:
+			return []string{msgAccepted}, nil
 		}
 		return nil, nil
 	}

@@ -197,6 +197,8 @@ func TestValuesRules(t *testing.T) {
 		{"accepted toggle false", field("toggle", "accepted"), false, []string{"Must be accepted"}},
 		{"accepted toggle absent", field("toggle", "accepted"), absent, []string{"Must be accepted"}},
 		{"accepted toggle true", field("toggle", "accepted"), true, nil},
+		{"accepted text blank", field("text", "accepted"), " ", []string{"Must be accepted"}},
+		{"accepted text no", field("text", "accepted"), "no", []string{"Must be accepted"}},
 		{"accepted text yes", field("text", "accepted"), "Yes", nil},
 
 		// rules that do not apply, or are unknown, are ignored
