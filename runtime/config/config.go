@@ -52,6 +52,7 @@ type Config struct {
 		MaxDepth      int
 		MaxComplexity int
 		Timeout       time.Duration
+		MaxBodyBytes  int64 // request body limit of POST /api/graphql
 	}
 	CP struct {
 		Enabled bool
@@ -143,6 +144,7 @@ func Default() Config {
 	c.GraphQL.MaxDepth = 12
 	c.GraphQL.MaxComplexity = 5000
 	c.GraphQL.Timeout = 10 * time.Second
+	c.GraphQL.MaxBodyBytes = 256 << 10
 	c.CP.Enabled = true
 	c.CP.Path = "/cp"
 	c.Auth.Driver = "password"

@@ -27,6 +27,7 @@ func (c *Config) keys() map[string]key {
 		"graphql.maxDepth":                   intKey(&c.GraphQL.MaxDepth),
 		"graphql.maxComplexity":              intKey(&c.GraphQL.MaxComplexity),
 		"graphql.timeoutMs":                  msKey(&c.GraphQL.Timeout),
+		"graphql.maxBodyBytes":               int64Key(&c.GraphQL.MaxBodyBytes),
 		"cp.enabled":                         boolKey(&c.CP.Enabled),
 		"cp.path":                            strKey(&c.CP.Path),
 		"auth.driver":                        strKey(&c.Auth.Driver),
