@@ -327,8 +327,12 @@ func strNode(s string) *yaml.Node {
 	if timestampRE.MatchString(s) && isTimestamp(s) {
 		n.Tag = "!!timestamp"
 	}
-	if strings.Contains(s, "\n") && !strings.ContainsAny(s, "\r") && isPrintable(s) {
+	switch {
+	case literalSafe(s):
 		n.Style = yaml.LiteralStyle
+	case strings.ContainsAny(s, "\n\r"):
+		// yaml.v3 would pick a literal block on its own and lose leading blank lines.
+		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
 }
@@ -340,6 +344,24 @@ func isTimestamp(s string) bool {
 		return false
 	}
 	return n.Content[0].ShortTag() == "!!timestamp" && n.Content[0].Value == s
+}
+
+// literalSafe reports whether s can be written as a literal block (readable multi-line text)
+// and read back unchanged: block scalars cannot start with a blank line or indentation, and lines
+// must not end in spaces.
+func literalSafe(s string) bool {
+	if !strings.Contains(s, "\n") || strings.ContainsAny(s, "\r") || !isPrintable(s) {
+		return false
+	}
+	if s[0] == '\n' || s[0] == ' ' || s[0] == '\t' {
+		return false
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasSuffix(line, " ") || strings.HasSuffix(line, "\t") {
+			return false
+		}
+	}
+	return true
 }
 
 func isPrintable(s string) bool {
