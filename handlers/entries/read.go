@@ -1,0 +1,229 @@
+package entries
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"cms/content"
+	"cms/content/access"
+	"cms/content/query"
+	"cms/handlers/web"
+)
+
+// entryJSON is the wire shape of an entry in the CP API: metadata at the top, custom fields
+// under data, and the hash of the file it was read from.
+type entryJSON struct {
+	Title       string       `json:"title"`
+	Slug        string       `json:"slug"`
+	Status      string       `json:"status"`
+	Author      string       `json:"author,omitempty"`
+	Collection  string       `json:"collection"`
+	CreatedAt   string       `json:"createdAt"`
+	UpdatedAt   string       `json:"updatedAt"`
+	URL         string       `json:"url"`
+	Content     string       `json:"content"`
+	Data        *content.Map `json:"data"`
+	ContentHash string       `json:"contentHash,omitempty"`
+}
+
+func encodeEntry(c *content.Collection, e *content.Entry) ([]byte, error) {
+	v := entryJSON{Title: e.Title, Slug: e.Slug, Status: e.Status, Author: e.Author, Collection: c.Handle,
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: content.EntryURL(c, e), Content: e.Content,
+		Data: e.Data, ContentHash: e.Hash}
+	if v.Data == nil {
+		v.Data = content.NewMap(0)
+	}
+	return json.Marshal(v)
+}
+
+// begin authenticates the request and checks entries:<action> on the path's collection before
+// anything is read, then resolves the collection.
+func (a *api) begin(r *http.Request, action string) (*access.Principal, *content.Collection, error) {
+	h := r.PathValue("collection")
+	p, err := web.Require(a.Auth, r, "entries", action, h)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !content.ValidHandle(h) {
+		return nil, nil, web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", shorten(h))
+	}
+	c, err := a.Store.Collection(h)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, c, nil
+}
+
+// pathSlug returns the slug of the path, or a 400 when it is not a plain identifier.
+func pathSlug(r *http.Request) (string, error) {
+	s := r.PathValue("slug")
+	if !content.ValidHandle(s) {
+		return "", web.BadRequest("Invalid entry slug %q: use letters, digits, '-' and '_'", shorten(s))
+	}
+	return s, nil
+}
+
+// fragment returns the encoded entry for meta (an index entry) and the hash it was encoded from,
+// reading the file only when the cache has no body for meta's hash.
+func (a *api) fragment(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
+	key := fragKey(c.Handle, meta.Slug)
+	if body, ok := a.cache.get(key, meta.Hash, c.Route); ok {
+		return body, meta.Hash, nil
+	}
+	e, err := a.Store.Entry(c.Handle, meta.Slug)
+	if err != nil {
+		return nil, "", err
+	}
+	return a.remember(c, e)
+}
+
+// remember encodes an entry just read or written and caches it under its hash.
+func (a *api) remember(c *content.Collection, e *content.Entry) ([]byte, string, error) {
+	body, err := encodeEntry(c, e)
+	if err != nil {
+		return nil, "", err
+	}
+	a.cache.put(fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: body})
+	return body, e.Hash, nil
+}
+
+type listMeta struct {
+	Total  int `json:"total"`
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+func (a *api) list(w http.ResponseWriter, r *http.Request) error {
+	_, c, err := a.begin(r, "view")
+	if err != nil {
+		return err
+	}
+	q, err := parseListQuery(r)
+	if err != nil {
+		return err
+	}
+	metas, total, err := a.Store.Entries(c.Handle, q)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	buf.WriteString(`{"data":[`)
+	n := 0
+	for _, m := range metas {
+		body, _, err := a.fragment(c, m)
+		if err != nil {
+			if content.IsNotFound(err) {
+				total-- // deleted since the index was read
+				continue
+			}
+			return err
+		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(body)
+		n++
+	}
+	buf.WriteString(`],"meta":`)
+	meta, err := json.Marshal(listMeta{Total: total, Offset: q.Offset, Limit: q.Limit})
+	if err != nil {
+		return err
+	}
+	buf.Write(meta)
+	buf.WriteByte('}')
+	w.Header().Set("Cache-Control", "private, no-cache")
+	web.WriteJSONBytes(w, http.StatusOK, buf.Bytes())
+	return nil
+}
+
+// parseListQuery reads status, sort, filter, limit and offset. Anything malformed is a 400 that
+// says what was wrong; unknown parameters are ignored.
+func parseListQuery(r *http.Request) (query.Query, error) {
+	v := r.URL.Query()
+	var q query.Query
+	for _, name := range []string{"status", "sort", "filter", "limit", "offset"} {
+		if len(v[name]) > 1 {
+			return q, web.BadRequest("%s may be given only once", name)
+		}
+	}
+	switch s := v.Get("status"); s {
+	case "", content.StatusPublished, content.StatusDraft:
+		q.Status = s
+	default:
+		return q, web.BadRequest("status must be published or draft, got %q", shorten(s))
+	}
+	var err error
+	if s := v.Get("limit"); s != "" {
+		n, convErr := strconv.Atoi(s)
+		if convErr != nil || n < 1 || n > MaxLimit {
+			return q, web.BadRequest("limit must be a whole number from 1 to %d, got %q", MaxLimit, shorten(s))
+		}
+		q.Limit = n
+	} else {
+		q.Limit = DefaultLimit
+	}
+	if q.Offset, err = query.ParseCount("offset", v.Get("offset"), 0, query.MaxOffset); err != nil {
+		return q, web.BadRequest("%v", err)
+	}
+	if q.Sort, err = query.ParseSort(v.Get("sort")); err != nil {
+		return q, web.BadRequest("%v", err)
+	}
+	if q.Filter, err = query.ParseFilter(v.Get("filter")); err != nil {
+		return q, web.BadRequest("%v", err)
+	}
+	return q, nil
+}
+
+func (a *api) get(w http.ResponseWriter, r *http.Request) error {
+	_, c, err := a.begin(r, "view")
+	if err != nil {
+		return err
+	}
+	slug, err := pathSlug(r)
+	if err != nil {
+		return err
+	}
+	meta, err := a.Store.EntryMeta(c.Handle, slug)
+	if err != nil {
+		return err
+	}
+	body, hash, err := a.fragment(c, meta)
+	if err != nil {
+		return err
+	}
+	etag := `"` + hash + `"`
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "private, no-cache")
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagListHas(inm, etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	writeData(w, http.StatusOK, body)
+	return nil
+}
+
+// writeData writes {"data":<body>} where body is already encoded JSON.
+func writeData(w http.ResponseWriter, status int, body []byte) {
+	out := make([]byte, 0, len(body)+10)
+	out = append(out, `{"data":`...)
+	out = append(out, body...)
+	out = append(out, '}')
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	web.WriteJSONBytes(w, status, out)
+}
+
+// etagListHas reports whether an If-None-Match list names etag (weak comparison, as RFC 9110
+// asks for If-None-Match).
+func etagListHas(list, etag string) bool {
+	for part := range strings.SplitSeq(list, ",") {
+		p := strings.TrimPrefix(strings.TrimSpace(part), "W/")
+		if p == "*" || p == etag {
+			return true
+		}
+	}
+	return false
+}
