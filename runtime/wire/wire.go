@@ -162,6 +162,7 @@ func Groups() []Group {
 	return []Group{
 		{Name: "health", Prefixes: healthPrefixes, Build: Health},
 		{Name: "publicentries", Prefixes: publicEntriesPrefixes, Build: PublicEntries},
+		{Name: "entries", Prefixes: entriesPrefixes, Writer: true, Build: Entries},
 	}
 }
 
