@@ -41,9 +41,9 @@ func (e *Entry) Field(name string) (any, bool) {
 	case "collection":
 		return e.Collection, true
 	case "createdAt":
-		return e.CreatedAt, true
+		return e.CreatedAt, e.CreatedAt != ""
 	case "updatedAt":
-		return e.UpdatedAt, true
+		return e.UpdatedAt, e.UpdatedAt != ""
 	case "content":
 		return e.Content, true
 	}

@@ -1,0 +1,108 @@
+package content_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"cms/content"
+)
+
+func TestValidHandle(t *testing.T) {
+	t.Parallel()
+	tests := map[string]bool{
+		"blog": true, "case-studies": true, "a_b": true, "A1": true, "0": true,
+		"": false, "..": false, ".hidden": false, "a/b": false, "%2F": false, "a b": false,
+		"-a": false, "_a": false, "a.md": false, "é": false, "a\x00": false, strings.Repeat("a", 201): false,
+	}
+	for in, want := range tests {
+		if got := content.ValidHandle(in); got != want {
+			t.Errorf("ValidHandle(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+func FuzzValidHandle(f *testing.F) {
+	for _, s := range []string{"blog", "..", "a/b", "%2e%2e", "a\\b", "con"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !content.ValidHandle(s) {
+			return
+		}
+		// Anything accepted must be safe as a single file-name component.
+		if strings.ContainsAny(s, "/\\.%\x00 ") || s == "" {
+			t.Fatalf("ValidHandle accepted %q", s)
+		}
+	})
+}
+
+func TestMapKeepsOrderThroughJSON(t *testing.T) {
+	t.Parallel()
+	var m content.Map
+	if err := json.Unmarshal([]byte(`{"z":1,"a":{"y":true,"b":[1.5,"x",null]},"m":"s"}`), &m); err != nil {
+		t.Fatal(err)
+	}
+	out, err := json.Marshal(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(out) != `{"z":1,"a":{"y":true,"b":[1.5,"x",null]},"m":"s"}` {
+		t.Errorf("round trip = %s", out)
+	}
+	if _, ok := m.Value("z").(int64); !ok {
+		t.Errorf("integral number decoded as %T, want int64", m.Value("z"))
+	}
+	m.Delete("a")
+	m.Set("n", "new")
+	if got := strings.Join(m.Keys(), ","); got != "z,m,n" {
+		t.Errorf("keys after delete/set = %s", got)
+	}
+	c := m.Clone()
+	c.Set("z", "changed")
+	if m.Value("z") != int64(1) {
+		t.Error("Clone shares values with the original")
+	}
+}
+
+func TestErrorKinds(t *testing.T) {
+	t.Parallel()
+	base := content.NotFoundf("op", "p", "missing %s", "x")
+	wrapped := errors.Join(errors.New("ctx"), base)
+	if content.KindOf(wrapped) != content.NotFound || !content.IsNotFound(wrapped) {
+		t.Errorf("KindOf(wrapped) = %v", content.KindOf(wrapped))
+	}
+	if content.KindOf(errors.New("plain")) != content.Internal {
+		t.Error("a plain error is not Internal")
+	}
+	fe := content.FieldErrors{}
+	if fe.Err("op", "m") != nil {
+		t.Error("empty FieldErrors produced an error")
+	}
+	fe.Add("title", "This field is required")
+	err := fe.Err("op", "Validation failed")
+	if content.KindOf(err) != content.Invalid || !strings.Contains(err.Error(), "title: This field is required") {
+		t.Errorf("FieldErrors.Err = %v", err)
+	}
+}
+
+func TestEntryURL(t *testing.T) {
+	t.Parallel()
+	e := &content.Entry{Collection: "blog", Slug: "hello-world", CreatedAt: "2026-03-07T23:30:00.000Z"}
+	tests := []struct{ route, want string }{
+		{"", "/hello-world"},
+		{"/blog/{slug}", "/blog/hello-world"},
+		{"/blog/{year}/{month}/{day}/{slug}", "/blog/2026/03/07/hello-world"},
+		{"/{collection}/{slug}", "/blog/hello-world"},
+		{"/static", "/static"},
+	}
+	for _, tt := range tests {
+		if got := content.EntryURL(&content.Collection{Route: tt.route}, e); got != tt.want {
+			t.Errorf("route %q = %q, want %q", tt.route, got, tt.want)
+		}
+	}
+	if got := content.EntryURL(&content.Collection{Route: "/{year}/{slug}"}, &content.Entry{Slug: "x"}); got != "" {
+		t.Errorf("date route without createdAt = %q, want empty", got)
+	}
+}
