@@ -214,4 +214,3 @@ func BenchmarkGenerate1000(b *testing.B) {
 		}
 	}
 }
-
