@@ -1,0 +1,344 @@
+package fsstore
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"cms/content"
+	"cms/content/frontmatter"
+	"cms/content/internal/atomicfile"
+)
+
+// Form submissions live at content/forms/{form}/{YYYY-MM-DDTHH-MM-SS}-{uuid}.yaml, one YAML file
+// each with id, form, submitted_at and data. They are append-only: every submission creates a
+// new, uniquely named file and never touches another one, so submitting needs no lock and scales
+// with any number of concurrent requests (or processes).
+//
+// Ids are version 7 UUIDs: their first 48 bits are the submission time in milliseconds, so file
+// names sort chronologically even within one second, and the file of an id can be found without
+// listing the folder. Submissions written by Madori (version 4 ids) load and are found by a scan.
+
+// Submission sort orders.
+const (
+	SortNewest = "newest"
+	SortOldest = "oldest"
+)
+
+// submissionTimeLayout is the time prefix of a submission file name: ISO 8601 without the
+// characters file systems dislike.
+const submissionTimeLayout = "2006-01-02T15-04-05"
+
+// submittedAtLayout is how submitted_at is written: ISO 8601 in UTC with milliseconds, as a
+// JavaScript Date prints it.
+const submittedAtLayout = "2006-01-02T15:04:05.000Z"
+
+func (s *Store) submissionDir(form string) string { return s.contentPath("forms", form) }
+
+// NewSubmissionID returns a version 7 UUID for a submission made at t.
+func NewSubmissionID(t time.Time) string {
+	var u uuid.UUID
+	binary.BigEndian.PutUint64(u[:8], uint64(t.UnixMilli())<<16)
+	_, _ = rand.Read(u[6:])
+	u[6] = 0x70 | u[6]&0x0f // version 7
+	u[8] = 0x80 | u[8]&0x3f // RFC 9562 variant
+	return u.String()
+}
+
+// parseSubmissionID returns the canonical (lower-case) form of a submission id, which must be a
+// UUID written as 36 characters.
+func parseSubmissionID(id string) (uuid.UUID, string, bool) {
+	if len(id) != 36 {
+		return uuid.UUID{}, "", false
+	}
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return uuid.UUID{}, "", false
+	}
+	return u, u.String(), true
+}
+
+// submissionFileName is the file name of a submission with id made at t.
+func submissionFileName(t time.Time, id string) string {
+	return t.UTC().Format(submissionTimeLayout) + "-" + id + ".yaml"
+}
+
+// isSubmissionFile reports whether a folder entry name is a stored submission (not a temp file).
+func isSubmissionFile(name string) bool {
+	return strings.HasSuffix(name, ".yaml") && !strings.HasPrefix(name, ".")
+}
+
+// CreateSubmission stores a new submission of form with data, made at at (the store's clock when
+// at is zero), and returns it. The file is created exclusively and durably.
+func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (*content.Submission, error) {
+	const op = "fsstore.CreateSubmission"
+	if err := s.writable(op); err != nil {
+		return nil, err
+	}
+	if !content.ValidHandle(form) {
+		return nil, content.NotFoundf(op, form, "Form %q not found", form)
+	}
+	if at.IsZero() {
+		at = s.now()
+	}
+	at = at.UTC()
+	if data == nil {
+		data = content.NewMap(0)
+	}
+	sub := &content.Submission{ID: NewSubmissionID(at), Form: form, SubmittedAt: at.Format(submittedAtLayout), Data: data}
+	raw, err := formatSubmission(sub)
+	if err != nil {
+		return nil, content.Internalf(op, form, err)
+	}
+	p := path.Join(s.submissionDir(form), submissionFileName(at, sub.ID))
+	// Exclusive: a clash of random ids is all but impossible, but if it happened it must not
+	// overwrite someone else's submission.
+	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
+		return nil, content.Internalf(op, p, err)
+	}
+	return sub, nil
+}
+
+// formatSubmission writes the YAML of a submission file.
+func formatSubmission(sub *content.Submission) ([]byte, error) {
+	m := content.NewMap(4)
+	m.Set("id", sub.ID)
+	m.Set("form", sub.Form)
+	m.Set("submitted_at", sub.SubmittedAt)
+	m.Set("data", sub.Data)
+	return frontmatter.MarshalYAML(m)
+}
+
+// ParseSubmission reads a submission file. name (the file name) supplies the id when the file
+// has none; form is the folder it was found in.
+func ParseSubmission(form, name string, raw []byte) (*content.Submission, error) {
+	m, err := frontmatter.ParseYAMLMap(raw, 1)
+	if err != nil {
+		return nil, err
+	}
+	sub := &content.Submission{ID: str(m, "id"), Form: strOr(m, "form", form), SubmittedAt: strOr(m, "submitted_at", str(m, "submittedAt"))}
+	if sub.ID == "" {
+		sub.ID = idFromFileName(name)
+	}
+	switch d := m.Value("data").(type) {
+	case *content.Map:
+		sub.Data = d
+	case nil:
+		sub.Data = content.NewMap(0)
+	default:
+		return nil, fmt.Errorf("data must be a mapping of field handle to value")
+	}
+	return sub, nil
+}
+
+// idFromFileName returns the UUID at the end of a submission file name, or the name without
+// its extension.
+func idFromFileName(name string) string {
+	base := strings.TrimSuffix(name, ".yaml")
+	if len(base) >= 36 {
+		if _, id, ok := parseSubmissionID(base[len(base)-36:]); ok {
+			return id
+		}
+	}
+	return base
+}
+
+// submissionNames lists the submission file names of a form in file-name (chronological) order.
+// A form without submissions has none. Only names are held, never the submissions.
+func (s *Store) submissionNames(op, form string) ([]string, error) {
+	dir := s.submissionDir(form)
+	f, err := s.root.Open(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, content.Internalf(op, dir, err)
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, content.Internalf(op, dir, err)
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return !isSubmissionFile(n) })
+	slices.Sort(names)
+	return names, nil
+}
+
+// readSubmission reads one submission file; a file that no longer exists is a NotFound error,
+// one that does not parse an Invalid error naming the file.
+func (s *Store) readSubmission(op, form, name string) (*content.Submission, error) {
+	p := path.Join(s.submissionDir(form), name)
+	raw, err := s.root.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, content.NotFoundf(op, p, "Submission not found")
+		}
+		return nil, content.Internalf(op, p, err)
+	}
+	sub, err := ParseSubmission(form, name, raw)
+	if err != nil {
+		s.problem(p, err)
+		return nil, &content.Error{Kind: content.Invalid, Op: op, Path: p, Message: "Submission file does not load", Err: err}
+	}
+	return sub, nil
+}
+
+// Submissions returns one page (1-based, perPage items) of a form's submissions in the given
+// order (SortNewest or SortOldest; the file names are chronological) and the total count. Only
+// the submissions of the page are read; files that no longer parse are skipped and logged. A
+// form without submissions has none; an invalid form handle is a NotFound error.
+func (s *Store) Submissions(form string, page, perPage int, sort string) ([]*content.Submission, int, error) {
+	const op = "fsstore.Submissions"
+	if !content.ValidHandle(form) {
+		return nil, 0, content.NotFoundf(op, form, "Form %q not found", form)
+	}
+	if page < 1 || perPage < 1 {
+		return nil, 0, content.Invalidf(op, "page and perPage must be 1 or more")
+	}
+	names, err := s.submissionNames(op, form)
+	if err != nil {
+		return nil, 0, err
+	}
+	total := len(names)
+	if sort != SortOldest {
+		slices.Reverse(names)
+	}
+	out := []*content.Submission{}
+	start := (page - 1) * perPage
+	if start/perPage != page-1 || start >= total { // overflow, or past the end
+		return out, total, nil
+	}
+	end := min(start+perPage, total)
+	for _, n := range names[start:end] {
+		sub, err := s.readSubmission(op, form, n)
+		switch {
+		case err == nil:
+			out = append(out, sub)
+		case content.KindOf(err) == content.NotFound, content.KindOf(err) == content.Invalid:
+			// Deleted since the listing, or broken (logged): leave it out.
+		default:
+			return nil, 0, err
+		}
+	}
+	return out, total, nil
+}
+
+// submissionFile finds the file name of a submission by id, or returns a NotFound error. An id
+// that is not a UUID is simply not found.
+func (s *Store) submissionFile(op, form, id string) (string, error) {
+	notFound := content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)
+	if !content.ValidHandle(form) {
+		return "", notFound
+	}
+	u, id, ok := parseSubmissionID(id)
+	if !ok {
+		return "", notFound
+	}
+	if u.Version() == 7 {
+		// The id says when it was made, and so its file name: no listing needed.
+		ms := int64(binary.BigEndian.Uint64(u[:8]) >> 16)
+		name := submissionFileName(time.UnixMilli(ms), id)
+		if _, err := s.root.Stat(path.Join(s.submissionDir(form), name)); err == nil {
+			return name, nil
+		}
+	}
+	names, err := s.submissionNames(op, form)
+	if err != nil {
+		return "", err
+	}
+	suffix := "-" + id + ".yaml"
+	for _, n := range names {
+		if strings.HasSuffix(strings.ToLower(n), suffix) {
+			return n, nil
+		}
+	}
+	return "", notFound
+}
+
+// Submission returns one submission of a form by id, or a NotFound error.
+func (s *Store) Submission(form, id string) (*content.Submission, error) {
+	const op = "fsstore.Submission"
+	name, err := s.submissionFile(op, form, id)
+	if err != nil {
+		return nil, err
+	}
+	sub, err := s.readSubmission(op, form, name)
+	if content.KindOf(err) == content.NotFound {
+		return nil, content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)
+	}
+	if err != nil {
+		return nil, content.Internalf(op, form+"/"+id, err)
+	}
+	return sub, nil
+}
+
+// DeleteSubmission removes a submission's file durably, or returns a NotFound error.
+func (s *Store) DeleteSubmission(form, id string) error {
+	const op = "fsstore.DeleteSubmission"
+	if err := s.writable(op); err != nil {
+		return err
+	}
+	name, err := s.submissionFile(op, form, id)
+	if err != nil {
+		return err
+	}
+	if err := s.RemoveFile(path.Join(s.submissionDir(form), name)); err != nil {
+		if content.IsNotFound(err) {
+			return content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)
+		}
+		return err
+	}
+	return nil
+}
+
+// EachSubmission yields a form's submissions oldest first (file-name order), reading one file at
+// a time, so that exporting 100,000 submissions holds one of them in memory, not all. Files
+// deleted meanwhile and files that do not parse (logged) are skipped; any other failure is
+// yielded as an error, after which the sequence stops.
+func (s *Store) EachSubmission(form string) iter.Seq2[*content.Submission, error] {
+	const op = "fsstore.EachSubmission"
+	return func(yield func(*content.Submission, error) bool) {
+		if !content.ValidHandle(form) {
+			yield(nil, content.NotFoundf(op, form, "Form %q not found", form))
+			return
+		}
+		names, err := s.submissionNames(op, form)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		for _, n := range names {
+			sub, err := s.readSubmission(op, form, n)
+			switch k := content.KindOf(err); {
+			case err == nil:
+				if !yield(sub, nil) {
+					return
+				}
+			case k == content.NotFound, k == content.Invalid:
+			default:
+				yield(nil, err)
+				return
+			}
+		}
+	}
+}
+
+// SubmissionCount returns the number of stored submissions of a form without reading them.
+func (s *Store) SubmissionCount(form string) (int, error) {
+	const op = "fsstore.SubmissionCount"
+	if !content.ValidHandle(form) {
+		return 0, content.NotFoundf(op, form, "Form %q not found", form)
+	}
+	names, err := s.submissionNames(op, form)
+	return len(names), err
+}
