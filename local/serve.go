@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"cms/runtime/config"
+	"cms/runtime/groups"
 	"cms/runtime/serve"
 	"cms/runtime/wire"
 )
@@ -39,7 +40,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	for _, p := range svc.Store.Problems() {
 		log.Warn("site problem", "file", p.File, "problem", p.Message)
 	}
-	mux, err := wire.Mux(svc)
+	mux, err := groups.Mux(svc)
 	if err != nil {
 		return err
 	}

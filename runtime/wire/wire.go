@@ -1,6 +1,17 @@
-// Package wire builds the shared services once and each endpoint group from them. It is the only
-// code that fills a group's Deps: the local runner mounts every group from Groups, and each Lambda
-// main calls one builder directly so that it links only that group.
+// Package wire builds the services every endpoint group shares (configuration, logger, store,
+// Markdown renderer, clock) and defines [Group], the description of one endpoint group.
+//
+// Why the builders are not here: Go links whole packages, and a package's dependencies (and their
+// init work) come with it. If wire imported the handler packages, every Lambda main would carry
+// every group (GraphQL, wazero, ...). So wire imports no handler package except handlers/web, each
+// group's builder lives in its own package runtime/groups/<group> (the only code that fills that
+// group's Deps), and the list of all groups is runtime/groups.All, which only the local runner,
+// the generators and tests import. A Lambda main imports exactly one runtime/groups/<group>
+// package; runtime/lambda's dependency test enforces this.
+//
+// To add a group: create runtime/groups/<group>/<group>.go with Group() (see
+// runtime/groups/health), add one line to runtime/groups.All, and run go generate ./runtime/lambda
+// (it writes the Lambda main and the infra template entries; tests fail until you do).
 package wire
 
 import (
@@ -11,6 +22,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -101,7 +113,7 @@ func ApplyReadOnly(c *config.Config) []string {
 			off = append(off, name)
 		}
 	}
-	sortStrings(off)
+	sort.Strings(off)
 	c.Disabled = off
 	return off
 }
@@ -147,30 +159,28 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 	return s, nil
 }
 
-// Group is one endpoint group: its name (the handler package), the path prefixes it serves, and
-// whether it writes mutable files (writer groups run as the single writer on Lambda).
+// Group is one endpoint group: its name (the handler package's name), the path prefixes it serves,
+// how it uses the site folder on Lambda, and its builder.
 type Group struct {
 	Name     string
 	Prefixes func(config.Config) []string
-	Writer   bool
-	Build    func(*Services) (http.Handler, error)
+	// Writer groups change mutable files (entries, users, sessions, ...). On Lambda they are the
+	// single writer: reserved concurrency 1 and a read-write mount (spec rule 3).
+	Writer bool
+	// Appends marks a group that only ever creates new, uniquely named files (form submissions):
+	// it needs write access but no lock, so it may scale out. Neither flag means a read-only
+	// frontend that scales out.
+	Appends bool
+	// Build returns the group's handler, or nil when configuration disables the group.
+	Build func(*Services) (http.Handler, error)
 }
 
-// Groups lists every endpoint group. It is a function, not a table variable, so that a Lambda
-// main that calls one builder does not link the others.
-func Groups() []Group {
-	return []Group{
-		{Name: "health", Prefixes: healthPrefixes, Build: Health},
-		{Name: "publicentries", Prefixes: publicEntriesPrefixes, Build: PublicEntries},
-		{Name: "entries", Prefixes: entriesPrefixes, Writer: true, Build: Entries},
-	}
-}
-
-// Mux mounts every group on one mux at its prefixes (no StripPrefix: paths stay what API
-// Gateway forwards), with a JSON 404 for any other /api/ path.
-func Mux(s *Services) (http.Handler, error) {
+// Mount mounts groups on one mux at their prefixes (no StripPrefix: paths stay what API Gateway
+// forwards), with a JSON 404 for any other /api/ path. The local runner mounts every group; a
+// Lambda function mounts its own one, so both answer unknown paths alike.
+func Mount(s *Services, groups ...Group) (http.Handler, error) {
 	mux := http.NewServeMux()
-	for _, g := range Groups() {
+	for _, g := range groups {
 		h, err := g.Build(s)
 		if err != nil {
 			return nil, fmt.Errorf("build %s: %w", g.Name, err)
@@ -182,8 +192,15 @@ func Mux(s *Services) (http.Handler, error) {
 			mux.Handle(p, h)
 		}
 	}
-	mux.Handle("/api/", notFound())
+	mux.Handle("/api/", NotFound())
 	return mux, nil
+}
+
+// NotFound answers every request with the JSON 404 of unknown routes.
+func NotFound() http.Handler {
+	return web.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		return web.NotFound("Route not found: %s %s", r.Method, r.URL.Path)
+	})
 }
 
 // SitePath resolves a configured path against the site folder.

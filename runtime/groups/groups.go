@@ -1,0 +1,27 @@
+// Package groups lists every endpoint group. It imports every group's builder package, so only
+// the local runner, the generators and tests import it; a Lambda main imports its own
+// runtime/groups/<group> package instead (see the cms/runtime/wire package doc for why).
+package groups
+
+import (
+	"net/http"
+
+	"cms/runtime/groups/entries"
+	"cms/runtime/groups/health"
+	"cms/runtime/groups/publicentries"
+	"cms/runtime/wire"
+)
+
+// All returns every endpoint group, in mount order. Adding a group here without a Lambda main
+// and infra template entries fails runtime/lambda's and infra's tests: run
+// go generate ./runtime/lambda.
+func All() []wire.Group {
+	return []wire.Group{
+		health.Group(),
+		publicentries.Group(),
+		entries.Group(),
+	}
+}
+
+// Mux mounts every group on one mux, as the local server serves them.
+func Mux(s *wire.Services) (http.Handler, error) { return wire.Mount(s, All()...) }

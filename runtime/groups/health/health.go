@@ -1,0 +1,36 @@
+// Package health wires the health group (handlers/health): liveness and readiness of the
+// storage folders. It needs no store.
+package health
+
+import (
+	"net/http"
+
+	"cms/handlers/health"
+	"cms/runtime/config"
+	"cms/runtime/wire"
+)
+
+// Group describes the health group for the runners. On Lambda it also answers every path no
+// other function routes (the HTTP API's $default route), with the same JSON 404 as locally.
+func Group() wire.Group {
+	return wire.Group{Name: "health", Prefixes: Prefixes, Build: Build}
+}
+
+// Prefixes are the paths the group serves.
+func Prefixes(config.Config) []string { return health.Prefixes() }
+
+// Build builds the health group.
+func Build(s *wire.Services) (http.Handler, error) {
+	c := s.Config
+	w := !c.ReadOnly
+	return health.New(health.Deps{
+		Folders: []health.Folder{
+			{Name: "content", Path: s.SitePath(c.ContentPath), Writable: w},
+			{Name: "resources", Path: s.SitePath(c.ResourcesPath), Writable: w},
+			{Name: "users", Path: s.SitePath(c.UsersPath), Writable: w},
+		},
+		Log:     s.Log.With("group", "health"),
+		Now:     s.Now,
+		Started: s.Started,
+	})
+}
