@@ -330,7 +330,10 @@ func TestHandEditsAreSeen(t *testing.T) {
 			write("content/collections/blog/hand.md", "---\ntitle: By hand\nstatus: published\n---\n")
 			eventually(t, func() bool { _, err := st.EntryMeta("blog", "hand"); return err == nil })
 			write("content/collections/blog/first.md", "---\ntitle: First, edited by hand\nstatus: published\n---\n")
-			eventually(t, func() bool { e, _ := st.EntryMeta("blog", "first"); return e != nil && e.Title == "First, edited by hand" })
+			eventually(t, func() bool {
+				e, _ := st.EntryMeta("blog", "first")
+				return e != nil && e.Title == "First, edited by hand"
+			})
 			if err := os.Remove(filepath.Join(dir, "content/collections/blog/hand.md")); err != nil {
 				t.Fatal(err)
 			}

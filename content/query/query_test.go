@@ -125,8 +125,8 @@ func TestSortComparesByType(t *testing.T) {
 		sort string
 		want string
 	}{
-		{"rating", "b,a,c,d"},   // numbers compare as numbers, not text ("100" < "9.5")
-		{"-rating", "c,a,b,d"},  // missing values still last
+		{"rating", "b,a,c,d"},    // numbers compare as numbers, not text ("100" < "9.5")
+		{"-rating", "c,a,b,d"},   // missing values still last
 		{"createdAt", "b,c,a,d"}, // dates compare as dates across formats
 		{"-createdAt", "a,c,b,d"},
 		{"-title", "d,c,b,a"},
@@ -187,11 +187,11 @@ func TestDefaultOrder(t *testing.T) {
 		coll content.Collection
 		want string
 	}{
-		{content.Collection{}, "a,b,c"},                                 // by title, case-insensitive
-		{content.Collection{SortDirection: "desc"}, "c,b,a"},            // title desc
-		{content.Collection{Dated: true}, "a,c,b"},                      // dated: newest first
+		{content.Collection{}, "a,b,c"},                                  // by title, case-insensitive
+		{content.Collection{SortDirection: "desc"}, "c,b,a"},             // title desc
+		{content.Collection{Dated: true}, "a,c,b"},                       // dated: newest first
 		{content.Collection{Dated: true, SortDirection: "asc"}, "b,c,a"}, // dated asc
-		{content.Collection{Sortable: true}, "c,b,a"},                   // manual order
+		{content.Collection{Sortable: true}, "c,b,a"},                    // manual order
 	}
 	for _, tt := range tests {
 		got := slices.Clone(es)

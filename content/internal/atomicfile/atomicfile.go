@@ -20,7 +20,9 @@ import (
 const TempMarker = ".tmp."
 
 // IsTemp reports whether a file name is one of our temp files.
-func IsTemp(name string) bool { return strings.HasPrefix(name, ".") && strings.Contains(name, TempMarker) }
+func IsTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, TempMarker)
+}
 
 // Options tune a write.
 type Options struct {
