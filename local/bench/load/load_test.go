@@ -125,7 +125,9 @@ func TestRunTransportErrors(t *testing.T) {
 
 func TestRunBadInput(t *testing.T) {
 	t.Parallel()
-	get := func(int, uint64) (*http.Request, error) { return http.NewRequest(http.MethodGet, "http://127.0.0.1:1/", nil) }
+	get := func(int, uint64) (*http.Request, error) {
+		return http.NewRequest(http.MethodGet, "http://127.0.0.1:1/", nil)
+	}
 	if _, err := load.Run(t.Context(), load.Options{Conns: 1}, get); err == nil {
 		t.Error("no bound: no error")
 	}
