@@ -289,3 +289,13 @@ func checkError(t testing.TB, w *httptest.ResponseRecorder, want errCase) {
 		}
 	}
 }
+
+// withAuth builds another handler on the same store with a different authenticator.
+func (e *env) withAuth(t testing.TB, a *webtest.Auth) http.Handler {
+	t.Helper()
+	h, err := entries.New(entries.Deps{Store: e.store, Auth: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
