@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 
@@ -119,6 +120,9 @@ func Describe(err error) (int, map[string]any, http.Header) {
 			addDetails(body, ce.Details)
 		}
 		return status, body, nil
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return http.StatusNotFound, map[string]any{"code": "NOT_FOUND", "message": "Not found"}, nil
 	}
 	if errors.Is(err, errBodyTooLarge) {
 		return http.StatusRequestEntityTooLarge, map[string]any{"code": "PAYLOAD_TOO_LARGE", "message": "Request body is too large"}, nil
