@@ -74,7 +74,10 @@ func TestClientGoneWritesNothing(t *testing.T) {
 func TestRouter(t *testing.T) {
 	t.Parallel()
 	rt := web.NewRouter()
-	ok := func(w http.ResponseWriter, r *http.Request) error { web.WriteJSON(w, 200, web.Data{Data: r.PathValue("id")}); return nil }
+	ok := func(w http.ResponseWriter, r *http.Request) error {
+		web.WriteJSON(w, 200, web.Data{Data: r.PathValue("id")})
+		return nil
+	}
 	rt.HandleFunc("GET /api/things/{id}", ok)
 	rt.HandleFunc("PUT /api/things/{id}", ok)
 	rt.NotFound("/api/things/")
