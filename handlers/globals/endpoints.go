@@ -1,0 +1,143 @@
+package globals
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"cms/content"
+	"cms/content/validate"
+	"cms/handlers/web"
+)
+
+// summary is one global in the list.
+type summary struct {
+	Handle    string `json:"handle"`
+	Title     string `json:"title"`
+	Blueprint string `json:"blueprint"`
+}
+
+func (a *api) list(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "globals", "view", ""); err != nil {
+		return err
+	}
+	defs := map[string]*content.GlobalDef{}
+	for _, d := range a.Store.GlobalDefs() {
+		defs[d.Handle] = d
+	}
+	orphans, err := a.Store.GlobalDataHandles()
+	if err != nil {
+		return err
+	}
+	for _, h := range orphans {
+		if defs[h] == nil {
+			defs[h] = implicitDef(h)
+		}
+	}
+	out := make([]summary, 0, len(defs))
+	for _, h := range sortedKeys(defs) {
+		d := defs[h]
+		out = append(out, summary{Handle: d.Handle, Title: d.Title, Blueprint: d.Blueprint})
+	}
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: out})
+	return nil
+}
+
+// implicitDef is the definition of a global that has a data file but no definition file.
+func implicitDef(h string) *content.GlobalDef {
+	return &content.GlobalDef{Handle: h, Title: strings.ToUpper(h[:1]) + h[1:], Blueprint: h}
+}
+
+// global resolves the handle of the request to a definition, explicit or implicit.
+func (a *api) global(r *http.Request) (*content.GlobalDef, error) {
+	h := r.PathValue("handle")
+	if !content.ValidHandle(h) {
+		return nil, web.BadRequest("Invalid global handle %q", h)
+	}
+	d, err := a.Store.GlobalDef(h)
+	if err == nil {
+		return d, nil
+	}
+	if !content.IsNotFound(err) {
+		return nil, err
+	}
+	doc, err := a.Store.Global(h)
+	if err != nil {
+		return nil, err
+	}
+	if !doc.Exists {
+		return nil, content.NotFoundf("globals.get", h, "Global %q not found", h)
+	}
+	return implicitDef(h), nil
+}
+
+func (a *api) get(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "globals", "view", ""); err != nil {
+		return err
+	}
+	d, err := a.global(r)
+	if err != nil {
+		return err
+	}
+	doc, err := a.Store.Global(d.Handle)
+	if err != nil {
+		return err
+	}
+	etag := `"` + doc.Hash + `"`
+	w.Header().Set("ETag", etag)
+	w.Header().Set("Cache-Control", "private, no-cache")
+	if r.Header.Get("If-None-Match") == etag {
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: doc.Data})
+	return nil
+}
+
+func (a *api) put(w http.ResponseWriter, r *http.Request) error {
+	const op = "globals.put"
+	if _, err := web.Require(a.Auth, r, "globals", "edit", ""); err != nil {
+		return err
+	}
+	d, err := a.global(r)
+	if err != nil {
+		return err
+	}
+	want, err := ifMatch(r)
+	if err != nil {
+		return err
+	}
+	values := content.NewMap(0)
+	if err := web.DecodeJSON(w, r, a.BodyLimit, values); err != nil {
+		return err
+	}
+	fe := content.FieldErrors{}
+	for _, k := range values.Keys() {
+		if !content.ValidHandle(k) {
+			fe.Add(k, "Invalid field name: use letters, digits, '-' and '_', starting with a letter or digit")
+		}
+	}
+	if err := fe.Err(op, "Global data is invalid"); err != nil {
+		return err
+	}
+	bp, err := a.Store.Blueprint(content.BlueprintGlobals, d.Blueprint)
+	switch {
+	case err == nil:
+		fe, err := validate.Values(r.Context(), bp.Fields(), values, validate.Options{Hooks: a.Hooks, Form: d.Handle, Log: a.Log})
+		if err != nil {
+			return err
+		}
+		if err := fe.Err(op, fmt.Sprintf("Global data validation failed for blueprint %q", bp.Handle)); err != nil {
+			return err
+		}
+	case !content.IsNotFound(err):
+		return err
+	}
+	doc, err := a.Store.SaveGlobal(d.Handle, values, want)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("ETag", `"`+doc.Hash+`"`)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: doc.Data})
+	return nil
+}
