@@ -299,3 +299,13 @@ func (e *env) withAuth(t testing.TB, a *webtest.Auth) http.Handler {
 	}
 	return h
 }
+
+// hashOfNoT is hashOf for places without a testing.TB at hand.
+func (e *env) hashOfNoT(slug string) string {
+	raw, err := os.ReadFile(e.file("blog", slug))
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
