@@ -186,9 +186,7 @@ func parseQuery(r *http.Request) (query.Query, error) {
 	if q.Filter, err = query.ParseFilter(v.Get("filter")); err != nil {
 		return q, web.BadRequest("%v", err)
 	}
-	if _, ok := q.Filter["status"]; ok {
-		delete(q.Filter, "status") // only published entries are public; asking for drafts changes nothing
-	}
+	delete(q.Filter, "status") // only published entries are public; asking for drafts changes nothing
 	return q, nil
 }
 
