@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"cms/content"
 	"cms/content/validate"
@@ -79,7 +80,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 		e.Author = *in.Author
 	}
 	if in.Content != nil {
-		e.Content = *in.Content
+		e.Content = strings.TrimSpace(*in.Content) // as the file keeps it, so the response matches a later read
 	}
 	for _, k := range in.Data.Keys() {
 		if v := in.Data.Value(k); v != nil { // null clears; on create there is nothing to clear
@@ -201,7 +202,7 @@ func merge(cur *content.Entry, in *Input) *content.Entry {
 		next.Author = *in.Author
 	}
 	if in.Content != nil {
-		next.Content = *in.Content
+		next.Content = strings.TrimSpace(*in.Content)
 	}
 	for _, k := range in.Data.Keys() {
 		if v := in.Data.Value(k); v == nil {
