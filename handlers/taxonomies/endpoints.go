@@ -1,0 +1,198 @@
+package taxonomies
+
+import (
+	"net/http"
+
+	"cms/content"
+	"cms/handlers/web"
+)
+
+// taxonomy resolves the taxonomy of the request.
+func (a *api) taxonomy(r *http.Request) (*content.Taxonomy, error) {
+	h := r.PathValue("taxonomy")
+	if !content.ValidHandle(h) {
+		return nil, web.BadRequest("Invalid taxonomy handle %q", h)
+	}
+	return a.Store.Taxonomy(h)
+}
+
+// slug returns the term slug of the request.
+func slug(r *http.Request) (string, error) {
+	s := r.PathValue("slug")
+	if !content.ValidHandle(s) {
+		return "", web.BadRequest("Invalid term slug %q", s)
+	}
+	return s, nil
+}
+
+func (a *api) list(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: a.Store.Taxonomies()})
+	return nil
+}
+
+func (a *api) get(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: t})
+	return nil
+}
+
+func (a *api) terms(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	terms, err := a.Store.Terms(t.Handle)
+	if err != nil {
+		return err
+	}
+	for _, term := range terms {
+		nonNil(term)
+	}
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: terms})
+	return nil
+}
+
+func (a *api) term(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	s, err := slug(r)
+	if err != nil {
+		return err
+	}
+	term, hash, err := a.Store.Term(t.Handle, s)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "private, no-cache")
+	return writeTerm(w, http.StatusOK, term, hash)
+}
+
+func (a *api) create(w http.ResponseWriter, r *http.Request) error {
+	const op = "taxonomies.create"
+	if _, err := web.Require(a.Auth, r, "taxonomies", "create", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	in, err := a.decode(w, r, op, t, "")
+	if err != nil {
+		return err
+	}
+	term, hash, err := a.Store.CreateTerm(in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Location", "/api/taxonomies/"+t.Handle+"/terms/"+term.Slug)
+	return writeTerm(w, http.StatusCreated, term, hash)
+}
+
+func (a *api) update(w http.ResponseWriter, r *http.Request) error {
+	const op = "taxonomies.update"
+	if _, err := web.Require(a.Auth, r, "taxonomies", "edit", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	s, err := slug(r)
+	if err != nil {
+		return err
+	}
+	want, err := ifMatch(r)
+	if err != nil {
+		return err
+	}
+	// A missing term is 404 before its body is judged.
+	if _, _, err := a.Store.Term(t.Handle, s); err != nil {
+		return err
+	}
+	in, err := a.decode(w, r, op, t, s)
+	if err != nil {
+		return err
+	}
+	term, hash, err := a.Store.UpdateTerm(in, want)
+	if err != nil {
+		return err
+	}
+	return writeTerm(w, http.StatusOK, term, hash)
+}
+
+// ReferenceDetails are the facts of a refused DELETE: the entries that reference the term.
+type ReferenceDetails struct {
+	References []string `json:"references"`
+}
+
+func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
+	const op = "taxonomies.remove"
+	if _, err := web.Require(a.Auth, r, "taxonomies", "delete", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	s, err := slug(r)
+	if err != nil {
+		return err
+	}
+	force := false
+	switch r.URL.Query().Get("force") {
+	case "", "false", "0":
+	case "true", "1":
+		force = true
+	default:
+		return web.BadRequest("force must be true or false")
+	}
+	if _, _, err := a.Store.Term(t.Handle, s); err != nil {
+		return err
+	}
+	if !force {
+		refs, err := a.Store.TermReferences(t.Handle, s, MaxReferences)
+		if err != nil {
+			return err
+		}
+		if len(refs) > 0 {
+			return &content.Error{Kind: content.Conflict, Op: op,
+				Message: "The term is still used by entries; remove it from them first, or delete with ?force=true",
+				Details: ReferenceDetails{References: refs}}
+		}
+	}
+	if err := a.Store.DeleteTerm(t.Handle, s); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func nonNil(t *content.Term) {
+	if t.Data == nil {
+		t.Data = content.NewMap(0)
+	}
+}
+
+func writeTerm(w http.ResponseWriter, status int, t *content.Term, hash string) error {
+	nonNil(t)
+	w.Header().Set("ETag", `"`+hash+`"`)
+	web.WriteJSON(w, status, web.Data{Data: t})
+	return nil
+}
