@@ -34,6 +34,7 @@ type AssetInfo struct {
 	Size    int64
 	ModTime time.Time
 	Dir     bool
+	HasMeta bool // a metadata sidecar exists (set by ListAssets only)
 }
 
 // Name returns the last element of the path.
@@ -248,6 +249,12 @@ func (s *Store) ListAssets(dir string) ([]AssetInfo, []string, error) {
 		return nil, nil, content.Internalf(op, dir, err)
 	}
 	files, dirs := []AssetInfo{}, []string{}
+	sidecars := map[string]bool{}
+	for _, e := range ents {
+		if name, ok := strings.CutSuffix(e.Name(), AssetMetaSuffix); ok && e.Type().IsRegular() {
+			sidecars[name] = true
+		}
+	}
 	for _, e := range ents {
 		name := e.Name()
 		if strings.HasPrefix(name, ".") || strings.HasSuffix(name, AssetMetaSuffix) {
@@ -261,7 +268,9 @@ func (s *Store) ListAssets(dir string) ([]AssetInfo, []string, error) {
 			if err != nil {
 				continue // removed meanwhile
 			}
-			files = append(files, infoOf(path.Join(dir, name), fi))
+			info := infoOf(path.Join(dir, name), fi)
+			info.HasMeta = sidecars[name]
+			files = append(files, info)
 		}
 	}
 	sort.Strings(dirs)

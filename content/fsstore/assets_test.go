@@ -129,7 +129,7 @@ func TestAssetsLifecycle(t *testing.T) {
 		t.Errorf("AssetMeta = %v, %v", meta, err)
 	}
 	files, dirs, err = st.ListAssets("img")
-	if err != nil || len(files) != 1 || files[0].Name() != "a.txt" || len(dirs) != 0 {
+	if err != nil || len(files) != 1 || files[0].Name() != "a.txt" || !files[0].HasMeta || len(dirs) != 0 {
 		t.Errorf("ListAssets(img) = %+v, %v, %v (sidecar must not be listed)", files, dirs, err)
 	}
 	if created, err := st.CreateAssetFolder("docs/2026"); !created || err != nil {
