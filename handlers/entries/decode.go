@@ -29,8 +29,8 @@ type Input struct {
 	ContentHash string
 }
 
-// readOnlyKeys are keys of the entry JSON the server computes. A client that sends back an entry
-// it read may include them; they are ignored rather than refused.
+// readOnlyKey reports whether k is a key of the entry JSON that the server computes. A client
+// that sends back an entry it read may include such keys; they are ignored rather than refused.
 func readOnlyKey(k string) bool {
 	switch k {
 	case "collection", "createdAt", "updatedAt", "url", "html":
