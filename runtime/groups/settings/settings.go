@@ -1,0 +1,31 @@
+// Package settings wires the CP settings group (handlers/settings), a writer.
+package settings
+
+import (
+	"net/http"
+
+	"cms/content/fsstore"
+	"cms/handlers/settings"
+	"cms/runtime/config"
+	"cms/runtime/wire"
+)
+
+var _ settings.Store = (*fsstore.Store)(nil)
+
+// Group describes the CP settings group for the runners.
+func Group() wire.Group {
+	return wire.Group{Name: "settings", Prefixes: Prefixes, Writer: true, Build: Build}
+}
+
+// Prefixes are the paths the group serves.
+func Prefixes(config.Config) []string { return settings.Prefixes() }
+
+// Build builds the CP settings group.
+func Build(s *wire.Services) (http.Handler, error) {
+	return settings.New(settings.Deps{
+		Store: s.Store,
+		Auth:  s.Auth,
+		Log:   s.Log.With("group", "settings"),
+		Now:   s.Now,
+	})
+}
