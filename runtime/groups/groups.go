@@ -6,9 +6,15 @@ package groups
 import (
 	"net/http"
 
+	"cms/runtime/groups/assetfiles"
+	"cms/runtime/groups/assets"
 	"cms/runtime/groups/entries"
+	"cms/runtime/groups/globals"
 	"cms/runtime/groups/health"
+	"cms/runtime/groups/navigation"
 	"cms/runtime/groups/publicentries"
+	"cms/runtime/groups/settings"
+	"cms/runtime/groups/taxonomies"
 	"cms/runtime/wire"
 )
 
@@ -20,6 +26,12 @@ func All() []wire.Group {
 		health.Group(),
 		publicentries.Group(),
 		entries.Group(),
+		globals.Group(),
+		navigation.Group(),
+		taxonomies.Group(),
+		assets.Group(),
+		assetfiles.Group(),
+		settings.Group(),
 	}
 }
 
