@@ -133,6 +133,14 @@ func ParseYAML(src []byte, lineOffset int) (any, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, nil
 	}
+	if m, ok := parseSimple(src); ok {
+		return m, nil
+	}
+	return parseYAMLv3(src, lineOffset)
+}
+
+// parseYAMLv3 parses with yaml.v3: the general path for anything parseSimple does not take.
+func parseYAMLv3(src []byte, lineOffset int) (any, error) {
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(src))
 	if err := dec.Decode(&doc); err != nil {

@@ -1,0 +1,212 @@
+package frontmatter
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"cms/content"
+)
+
+// parseSimple parses the YAML most front matter is made of — top-level "key: value" lines whose
+// values are plain or simply quoted scalars, flow lists of plain scalars, or block lists of plain
+// scalars — without building a yaml.v3 node tree, which is several times slower and dominates
+// start-up on large sites. Anything else (nesting, block scalars, anchors, tags, comments after
+// values, escapes) returns ok=false and goes through yaml.v3. The two paths are checked against
+// each other by FuzzSimpleMatchesYAML: whenever this accepts a document it must produce exactly
+// what yaml.v3 produces.
+func parseSimple(src []byte) (*content.Map, bool) {
+	if !yamlPrintable(src) || bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) {
+		return nil, false // a lone CR is a line break to YAML
+	}
+	m := content.NewMap(8)
+	lines := bytes.Split(src, []byte("\n"))
+	for i := 0; i < len(lines); i++ {
+		line := string(bytes.TrimSuffix(lines[i], []byte("\r")))
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' || strings.HasPrefix(line, "...") {
+			return nil, false
+		}
+		colon := strings.IndexByte(line, ':')
+		if colon <= 0 {
+			return nil, false
+		}
+		key := line[:colon]
+		if !simpleKeyRE.MatchString(key) {
+			return nil, false
+		}
+		if _, dup := m.Get(key); dup {
+			return nil, false // yaml.v3 reports duplicate keys; let it
+		}
+		rest := line[colon+1:]
+		if rest != "" && rest[0] != ' ' {
+			return nil, false
+		}
+		val := strings.TrimSpace(rest)
+		if val == "" {
+			// Either null or a block list of plain scalars on the following lines.
+			var items []any
+			j := i + 1
+			indent := -1
+			for ; j < len(lines); j++ {
+				l := string(bytes.TrimSuffix(lines[j], []byte("\r")))
+				if strings.TrimSpace(l) == "" {
+					break
+				}
+				trimmed := strings.TrimLeft(l, " ")
+				ind := len(l) - len(trimmed)
+				if !strings.HasPrefix(trimmed, "- ") {
+					if strings.HasPrefix(trimmed, "-") || ind > 0 {
+						return nil, false
+					}
+					break
+				}
+				if indent == -1 {
+					indent = ind
+				} else if ind != indent {
+					return nil, false
+				}
+				v, ok := simpleScalar(strings.TrimSpace(trimmed[2:]))
+				if !ok {
+					return nil, false
+				}
+				items = append(items, v)
+			}
+			if items == nil {
+				m.Set(key, nil)
+				continue
+			}
+			m.Set(key, items)
+			i = j - 1
+			continue
+		}
+		if val[0] == '[' {
+			items, ok := simpleFlowList(val)
+			if !ok {
+				return nil, false
+			}
+			m.Set(key, items)
+			continue
+		}
+		v, ok := simpleScalar(val)
+		if !ok {
+			return nil, false
+		}
+		m.Set(key, v)
+	}
+	return m, true
+}
+
+var simpleKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,127}$`)
+
+func simpleFlowList(val string) ([]any, bool) {
+	if !strings.HasSuffix(val, "]") {
+		return nil, false
+	}
+	inner := strings.TrimSpace(val[1 : len(val)-1])
+	out := []any{}
+	if inner == "" {
+		return out, true
+	}
+	for _, part := range strings.Split(inner, ",") {
+		p := strings.TrimSpace(part)
+		if p == "" || strings.ContainsAny(p, "[]{}'\"") {
+			return nil, false
+		}
+		v, ok := simpleScalar(p)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, true
+}
+
+var (
+	simpleIntRE   = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,17})$`)
+	simpleFloatRE = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}$`)
+	simpleDateRE  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$`)
+)
+
+// simpleScalar resolves a plain or simply quoted scalar the way yaml.v3 does, or reports that it
+// cannot be sure.
+func simpleScalar(s string) (any, bool) {
+	if s == "" {
+		return nil, false
+	}
+	switch s[0] {
+	case '\'':
+		if len(s) < 2 || s[len(s)-1] != '\'' {
+			return nil, false
+		}
+		inner := s[1 : len(s)-1]
+		if strings.Contains(strings.ReplaceAll(inner, "''", ""), "'") {
+			return nil, false
+		}
+		return strings.ReplaceAll(inner, "''", "'"), true
+	case '"':
+		if len(s) < 2 || s[len(s)-1] != '"' {
+			return nil, false
+		}
+		inner := s[1 : len(s)-1]
+		if strings.ContainsAny(inner, "\"\\") {
+			return nil, false
+		}
+		return inner, true
+	}
+	if strings.ContainsAny(s, "#\t") || strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
+		return nil, false
+	}
+	c := s[0]
+	switch {
+	case c >= '0' && c <= '9' || c == '-':
+		if simpleIntRE.MatchString(s) {
+			n, err := strconv.ParseInt(s, 10, 64)
+			return n, err == nil
+		}
+		if simpleFloatRE.MatchString(s) {
+			f, err := strconv.ParseFloat(s, 64)
+			return f, err == nil
+		}
+		if simpleDateRE.MatchString(s) {
+			return s, true // a timestamp: kept as written
+		}
+		return nil, false
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || c == '/' || c == '_' || c == '(' || c == '$':
+	default:
+		return nil, false
+	}
+	switch s {
+	case "true", "True", "TRUE":
+		return true, true
+	case "false", "False", "FALSE":
+		return false, true
+	case "null", "Null", "NULL":
+		return nil, true
+	}
+	return s, true
+}
+
+// yamlPrintable reports whether src is valid UTF-8 made only of characters YAML accepts.
+func yamlPrintable(src []byte) bool {
+	for len(src) > 0 {
+		c := src[0]
+		if c < 0x80 {
+			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f {
+				return false
+			}
+			src = src[1:]
+			continue
+		}
+		r, size := utf8.DecodeRune(src)
+		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+			return false
+		}
+		src = src[size:]
+	}
+	return true
+}
