@@ -187,3 +187,25 @@ func TestIfMatchFlow(t *testing.T) {
 		t.Errorf("conflict body = %s", w.Body)
 	}
 }
+
+// TestFixtureRoundTrip reads Madori's example global and saves it back unchanged.
+func TestFixtureRoundTrip(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.CopyFixture(t, "madori-site")
+	auth := webtest.NewAuth()
+	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("globals", "view", "edit")))
+	h, err := globals.New(globals.Deps{Store: contenttest.OpenStore(t, dir), Auth: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := webtest.Do(t, h, webtest.Request{Path: "/api/globals/site-settings", Token: editor})
+	var body struct {
+		Data json.RawMessage `json:"data"`
+	}
+	webtest.DecodeJSON(t, get, &body)
+	put := webtest.Do(t, h, webtest.Request{Method: "PUT", Path: "/api/globals/site-settings", Token: editor, Body: []byte(body.Data),
+		Header: http.Header{"If-Match": {get.Header().Get("ETag")}}})
+	if get.Code != 200 || put.Code != 200 || !strings.Contains(put.Body.String(), string(body.Data)) {
+		t.Errorf("GET = %d, PUT back = %d %s", get.Code, put.Code, put.Body)
+	}
+}

@@ -379,3 +379,31 @@ func FuzzNavigationItems(f *testing.F) {
 		}
 	})
 }
+
+// TestFixtureRoundTrip reads Madori's example navigations (one without a definition) and saves
+// the defined one back unchanged.
+func TestFixtureRoundTrip(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.CopyFixture(t, "madori-site")
+	auth := webtest.NewAuth()
+	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("navigation", "view", "edit")))
+	h, err := navigation.New(navigation.Deps{Store: contenttest.OpenStore(t, dir), Auth: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := webtest.Do(t, h, webtest.Request{Path: "/api/navigation", Token: editor})
+	if list.Code != 200 || !strings.Contains(list.Body.String(), `{"handle":"docs","title":"Docs","max_depth":null,"collections":[],"items":[{"label":"Getting Started"`) {
+		t.Errorf("list = %d %.300s", list.Code, list.Body)
+	}
+	get := webtest.Do(t, h, webtest.Request{Path: "/api/navigation/main", Token: editor})
+	var body struct {
+		Data struct {
+			Items json.RawMessage `json:"items"`
+		} `json:"data"`
+	}
+	webtest.DecodeJSON(t, get, &body)
+	put := webtest.Do(t, h, put("main", `{"items":`+string(body.Data.Items)+`}`))
+	if get.Code != 200 || put.Code != 200 || !strings.Contains(put.Body.String(), string(body.Data.Items)) {
+		t.Errorf("GET = %d, PUT back = %d %s", get.Code, put.Code, put.Body)
+	}
+}
