@@ -36,7 +36,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 			return nil, false
 		}
 		key := line[:colon]
-		if !simpleKeyRE.MatchString(key) {
+		if !simpleKey(key) {
 			return nil, false
 		}
 		if _, dup := m.Get(key); dup {
@@ -101,7 +101,23 @@ func parseSimple(src []byte) (*content.Map, bool) {
 	return m, true
 }
 
-var simpleKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_-]{0,127}$`)
+// simpleKey reports whether k is a plain identifier key of at most 128 bytes (YAML limits
+// implicit keys to 1024 characters; we stay well below).
+func simpleKey(k string) bool {
+	if len(k) == 0 || len(k) > 128 {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case (c >= '0' && c <= '9' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 func simpleFlowList(val string) ([]any, bool) {
 	if !strings.HasSuffix(val, "]") {
@@ -127,7 +143,6 @@ func simpleFlowList(val string) ([]any, bool) {
 }
 
 var (
-	simpleIntRE   = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,17})$`)
 	simpleFloatRE = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}$`)
 	simpleDateRE  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$`)
 )
@@ -164,7 +179,7 @@ func simpleScalar(s string) (any, bool) {
 	c := s[0]
 	switch {
 	case c >= '0' && c <= '9' || c == '-':
-		if simpleIntRE.MatchString(s) {
+		if isSimpleInt(s) {
 			n, err := strconv.ParseInt(s, 10, 64)
 			return n, err == nil
 		}
@@ -207,6 +222,23 @@ func yamlPrintable(src []byte) bool {
 			return false
 		}
 		src = src[size:]
+	}
+	return true
+}
+
+// isSimpleInt matches -?(0|[1-9][0-9]{0,17}) without a regexp (this runs for every number of
+// every entry at start-up).
+func isSimpleInt(s string) bool {
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" || len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
 	}
 	return true
 }
