@@ -1,0 +1,132 @@
+// Package auth signs users in and out and identifies the caller of every protected request:
+//
+//	POST /api/auth/login     {email, password} -> {token, expiresAt, user} and the cms_session cookie
+//	POST /api/auth/logout    ends the current session and clears the cookie
+//	GET  /api/auth/validate  {valid: true, userId} for a live session, else 401
+//
+// [Authenticator] is the [web.Authenticator] every protected group shares: it reads the token
+// from "Authorization: Bearer" or, failing that, the cms_session cookie, validates the session
+// (no scrypt, no file read for a cached session) and loads the user's roles.
+//
+// The three contracts of spec section Authentication item 9 are the interfaces
+// [CredentialValidator] (driver), [SessionStore] (store) and [UserProvider] (provider);
+// runtime/wire picks the implementations by their configured names. Logging in never rewrites
+// the user file: the time of the last login lives in the session.
+package auth
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"cms/content"
+	"cms/content/sessions"
+	"cms/handlers/web"
+)
+
+// CredentialValidator checks login credentials (the "driver" contract).
+type CredentialValidator interface {
+	// Validate returns the user the email and password belong to. It returns an Unauthenticated
+	// error for an unknown email and a wrong password alike, taking the same time for both.
+	Validate(ctx context.Context, email, password string) (*content.User, error)
+}
+
+// SessionStore keeps sessions (the "store" contract).
+type SessionStore interface {
+	// Create starts a session for the user and returns its token.
+	Create(ctx context.Context, userID string) (sessions.Token, sessions.Session, error)
+	// Validate returns the session of a token, or an Unauthenticated error when the token is
+	// missing, unknown or expired.
+	Validate(ctx context.Context, token string) (sessions.Session, error)
+	// Destroy ends the session of a token; an unknown token is not an error.
+	Destroy(ctx context.Context, token string) error
+	// RevokeUser ends every session of a user.
+	RevokeUser(ctx context.Context, userID string) (int, error)
+}
+
+// UserProvider reads user accounts (the "provider" contract).
+type UserProvider interface {
+	// User returns a NotFound error for an unknown id.
+	User(id string) (*content.User, error)
+	// UserByEmail returns a NotFound error when no user has the (normalised) email.
+	UserByEmail(email string) (*content.User, error)
+}
+
+// RoleSource looks up role definitions.
+type RoleSource interface {
+	// Role returns a NotFound error for an unknown handle.
+	Role(handle string) (*content.Role, error)
+}
+
+// Limits bound failed logins within a sliding window. Zero fields take the defaults.
+type Limits struct {
+	PerEmail   int           // failures per normalised email (default 5)
+	PerAddress int           // failures per client address (default 20)
+	Window     time.Duration // default 15 minutes
+	MaxKeys    int           // emails and addresses tracked each, oldest evicted (default 10000)
+}
+
+// Deps are the inputs of the group.
+type Deps struct {
+	Credentials CredentialValidator
+	Sessions    SessionStore
+	Users       UserProvider
+	Roles       RoleSource
+	// Authenticator identifies callers; nil builds one from Sessions, Users and Roles.
+	Authenticator web.Authenticator
+	// SecureCookies marks the session cookie Secure (production).
+	SecureCookies bool
+	Limits        Limits
+	Log           *slog.Logger
+	Now           func() time.Time
+}
+
+// maxLoginBody bounds the login request body.
+const maxLoginBody = 16 << 10
+
+type api struct {
+	Deps
+	limiter *limiter
+}
+
+// New builds the group's handler.
+func New(d Deps) (http.Handler, error) {
+	var errs []error
+	if d.Credentials == nil {
+		errs = append(errs, errors.New("auth: Credentials is required"))
+	}
+	if d.Sessions == nil {
+		errs = append(errs, errors.New("auth: Sessions is required"))
+	}
+	if d.Authenticator == nil && (d.Users == nil || d.Roles == nil) {
+		errs = append(errs, errors.New("auth: Authenticator, or Users and Roles, is required"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if d.Authenticator == nil {
+		a, err := NewAuthenticator(d.Sessions, d.Users, d.Roles)
+		if err != nil {
+			return nil, err
+		}
+		d.Authenticator = a
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	a := &api{Deps: d, limiter: newLimiter(d.Limits)}
+	rt := web.NewRouter()
+	rt.HandleFunc("POST /api/auth/login", a.login)
+	rt.HandleFunc("POST /api/auth/logout", a.logout)
+	rt.HandleFunc("GET /api/auth/validate", a.validate)
+	rt.NotFound("/api/auth/")
+	return rt, nil
+}
+
+// Prefixes are the path prefixes the group serves.
+func Prefixes() []string { return []string{"/api/auth/"} }

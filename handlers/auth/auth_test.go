@@ -1,0 +1,466 @@
+package auth_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"cms/content/contenttest"
+	"cms/content/sessions"
+	"cms/handlers/auth"
+	"cms/handlers/auth/authtest"
+	"cms/handlers/web"
+	"cms/handlers/web/webtest"
+)
+
+const site = `
+-- resources/roles/admin.yaml --
+handle: admin
+display: Administrator
+permissions:
+  - resource: users
+    actions: [view, create, edit, delete]
+-- resources/roles/viewer.yaml --
+handle: viewer
+display: Viewer
+permissions:
+  - resource: entries
+    actions: [view]
+`
+
+func newEnv(t *testing.T) *authtest.Env {
+	t.Helper()
+	env := authtest.New(t, contenttest.WriteSite(t, site))
+	env.AddUser(t, "alice", "admin")
+	env.AddUser(t, "bob", "viewer")
+	return env
+}
+
+func login(email, password string) webtest.Request {
+	return webtest.Request{Method: http.MethodPost, Path: "/api/auth/login",
+		Body: map[string]string{"email": email, "password": password}}
+}
+
+func TestLogin(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	h := env.Handler(t, nil)
+	cases := []struct {
+		name       string
+		req        webtest.Request
+		wantStatus int
+		wantCode   string
+		wantFields []string
+	}{
+		{name: "success", req: login("alice@example.com", authtest.Password), wantStatus: 200},
+		{name: "email is trimmed and case-insensitive", req: login("  Alice@Example.COM ", authtest.Password), wantStatus: 200},
+		{name: "missing password", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: `{"email":"alice@example.com"}`},
+			wantStatus: 422, wantCode: "VALIDATION_ERROR", wantFields: []string{"password"}},
+		{name: "blank email", req: login("  ", "x"), wantStatus: 422, wantCode: "VALIDATION_ERROR", wantFields: []string{"email"}},
+		{name: "numbers", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: `{"email":1,"password":2}`},
+			wantStatus: 422, wantCode: "VALIDATION_ERROR", wantFields: []string{"email", "password"}},
+		{name: "array body", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: `[]`},
+			wantStatus: 422, wantCode: "VALIDATION_ERROR", wantFields: []string{"email", "password"}},
+		{name: "malformed JSON", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: `{"email":`},
+			wantStatus: 400, wantCode: "BAD_REQUEST"},
+		{name: "empty body", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: ``},
+			wantStatus: 400, wantCode: "BAD_REQUEST"},
+		{name: "form body", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: "email=a",
+			Header: http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}}, wantStatus: 415, wantCode: "UNSUPPORTED_MEDIA_TYPE"},
+		{name: "huge body", req: webtest.Request{Method: "POST", Path: "/api/auth/login", Body: `{"email":"` + strings.Repeat("a", 20<<10) + `"}`},
+			wantStatus: 413, wantCode: "PAYLOAD_TOO_LARGE"},
+		{name: "GET login", req: webtest.Request{Path: "/api/auth/login"}, wantStatus: 405, wantCode: "METHOD_NOT_ALLOWED"},
+		{name: "unknown route", req: webtest.Request{Path: "/api/auth/whoami"}, wantStatus: 404, wantCode: "NOT_FOUND"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := webtest.Do(t, h, c.req)
+			if w.Code != c.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, c.wantStatus, w.Body.String())
+			}
+			if strings.Contains(w.Body.String(), "scrypt") || strings.Contains(w.Body.String(), "password_hash") {
+				t.Errorf("response leaks the password hash: %s", w.Body.String())
+			}
+			if c.wantStatus != 200 {
+				e := webtest.DecodeError(t, w)
+				if e.Error.Code != c.wantCode {
+					t.Errorf("code = %s, want %s", e.Error.Code, c.wantCode)
+				}
+				for _, f := range c.wantFields {
+					if len(e.Error.Fields[f]) == 0 {
+						t.Errorf("no field error for %s: %s", f, w.Body.String())
+					}
+				}
+				if len(w.Result().Cookies()) != 0 {
+					t.Errorf("failed login set a cookie")
+				}
+				return
+			}
+			var resp struct {
+				Token     string         `json:"token"`
+				ExpiresAt string         `json:"expiresAt"`
+				User      map[string]any `json:"user"`
+			}
+			webtest.DecodeJSON(t, w, &resp)
+			if len(resp.Token) != 64 {
+				t.Errorf("token = %q", resp.Token)
+			}
+			if want := env.Clock.Now().Add(authtest.SessionDuration).Format(sessions.TimeFormat); resp.ExpiresAt != want {
+				t.Errorf("expiresAt = %s, want %s", resp.ExpiresAt, want)
+			}
+			if resp.User["id"] != "alice" || resp.User["email"] != "alice@example.com" || resp.User["lastLogin"] == nil {
+				t.Errorf("user = %v", resp.User)
+			}
+			if got := w.Header().Get("Cache-Control"); got != "no-store" {
+				t.Errorf("Cache-Control = %q", got)
+			}
+			ck := sessionCookie(t, w)
+			if ck.Value != resp.Token || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" || ck.Secure {
+				t.Errorf("cookie = %+v; want HttpOnly, SameSite=Lax, Path=/, not Secure in development", ck)
+			}
+			if !ck.Expires.Equal(env.Clock.Now().Add(authtest.SessionDuration)) {
+				t.Errorf("cookie expires %v", ck.Expires)
+			}
+			// The token works as a Bearer token and as the cookie.
+			if w := webtest.Do(t, h, webtest.Request{Path: "/api/auth/validate", Token: resp.Token}); w.Code != 200 {
+				t.Errorf("bearer validate = %d", w.Code)
+			}
+			if w := webtest.Do(t, h, webtest.Request{Path: "/api/auth/validate", Cookies: []*http.Cookie{ck}}); w.Code != 200 {
+				t.Errorf("cookie validate = %d", w.Code)
+			}
+		})
+	}
+}
+
+func sessionCookie(t *testing.T, w *httptest.ResponseRecorder) *http.Cookie {
+	t.Helper()
+	for _, c := range w.Result().Cookies() {
+		if c.Name == auth.CookieName {
+			return c
+		}
+	}
+	t.Fatalf("no %s cookie in %v", auth.CookieName, w.Header()["Set-Cookie"])
+	return nil
+}
+
+// Unknown email and wrong password give byte-identical answers (and run the same scrypt work;
+// see BenchmarkLogin for the times).
+func TestLoginFailuresIndistinguishable(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	h := env.Handler(t, nil)
+	a := webtest.Do(t, h, login("alice@example.com", "not the password"))
+	b := webtest.Do(t, h, login("nobody@example.com", "not the password"))
+	if a.Code != 401 || a.Body.String() != b.Body.String() || a.Code != b.Code {
+		t.Errorf("wrong password: %d %s\nunknown email: %d %s", a.Code, a.Body, b.Code, b.Body)
+	}
+	if want := `{"error":{"code":"AUTHENTICATION_ERROR","message":"Invalid credentials"}}`; a.Body.String() != want {
+		t.Errorf("body = %s, want %s", a.Body, want)
+	}
+}
+
+func TestCookieFlagsProduction(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	h := env.Handler(t, func(d *auth.Deps) { d.SecureCookies = true })
+	w := webtest.Do(t, h, login("alice@example.com", authtest.Password))
+	ck := sessionCookie(t, w)
+	if !ck.Secure || !ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode || ck.Path != "/" {
+		t.Errorf("cookie = %+v, want Secure, HttpOnly, SameSite=Lax, Path=/", ck)
+	}
+	raw := w.Header().Get("Set-Cookie")
+	for _, attr := range []string{"HttpOnly", "Secure", "SameSite=Lax", "Path=/", "Expires="} {
+		if !strings.Contains(raw, attr) {
+			t.Errorf("Set-Cookie %q lacks %s", raw, attr)
+		}
+	}
+	lo := webtest.Do(t, h, webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: ck.Value})
+	if c := sessionCookie(t, lo); !c.Secure || c.MaxAge >= 0 || c.Value != "" {
+		t.Errorf("clearing cookie = %+v", c)
+	}
+}
+
+func TestLogout(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	h := env.Handler(t, nil)
+	sameOrigin := http.Header{"Origin": {"http://example.com"}}
+	crossOrigin := http.Header{"Origin": {"https://evil.example"}}
+	cases := []struct {
+		name       string
+		req        func(tok string) webtest.Request
+		wantStatus int
+		wantCode   string
+	}{
+		{"bearer", func(tok string) webtest.Request { return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: tok} }, 200, ""},
+		{"bearer cross-origin is exempt", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: tok, Header: crossOrigin}
+		}, 200, ""},
+		{"cookie same origin", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: sameOrigin, Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+		}, 200, ""},
+		{"cookie same origin by Referer", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: http.Header{"Referer": {"http://example.com/cp/entries"}}, Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+		}, 200, ""},
+		{"cookie cross-origin", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: crossOrigin, Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+		}, 403, "CSRF_REJECTED"},
+		{"cookie without Origin or Referer", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+		}, 403, "CSRF_REJECTED"},
+		{"no token", func(string) webtest.Request { return webtest.Request{Method: "POST", Path: "/api/auth/logout"} }, 401, "AUTHENTICATION_ERROR"},
+		{"invalid token", func(string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: strings.Repeat("0", 64)}
+		}, 401, "AUTHENTICATION_ERROR"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tok := env.Token(t, "bob")
+			w := webtest.Do(t, h, c.req(tok))
+			if w.Code != c.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, c.wantStatus, w.Body)
+			}
+			still := webtest.Do(t, h, webtest.Request{Path: "/api/auth/validate", Token: tok}).Code
+			file := filepath.Join(env.Dir, ".sessions", sessions.HashToken(tok)+".json")
+			_, statErr := os.Stat(file)
+			if c.wantStatus != 200 {
+				if e := webtest.DecodeError(t, w); e.Error.Code != c.wantCode {
+					t.Errorf("code = %s, want %s", e.Error.Code, c.wantCode)
+				}
+				if still != 200 || statErr != nil {
+					t.Errorf("refused logout ended the session (validate %d, file %v)", still, statErr)
+				}
+				return
+			}
+			if w.Body.String() != `{"success":true}` {
+				t.Errorf("body = %s", w.Body)
+			}
+			if c := sessionCookie(t, w); c.Value != "" || c.MaxAge >= 0 {
+				t.Errorf("cookie not cleared: %+v", c)
+			}
+			if still != 401 || statErr == nil {
+				t.Errorf("session survives logout (validate %d, file err %v)", still, statErr)
+			}
+		})
+	}
+}
+
+func TestValidate(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	env.AddUser(t, "gone", "viewer")
+	h := env.Handler(t, nil)
+	goneTok := env.Token(t, "gone")
+	if err := env.Store.DeleteUser("gone"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name        string
+		req         webtest.Request
+		wantStatus  int
+		wantMessage string
+	}{
+		{"bearer", webtest.Request{Path: "/api/auth/validate", Token: env.Token(t, "bob")}, 200, ""},
+		{"cookie", webtest.Request{Path: "/api/auth/validate", Cookies: []*http.Cookie{{Name: auth.CookieName, Value: env.Token(t, "bob")}}}, 200, ""},
+		{"lower-case bearer scheme", webtest.Request{Path: "/api/auth/validate", Header: http.Header{"Authorization": {"bearer " + env.Token(t, "bob")}}}, 200, ""},
+		{"no token", webtest.Request{Path: "/api/auth/validate"}, 401, "No token"},
+		{"basic auth is no token", webtest.Request{Path: "/api/auth/validate", Header: http.Header{"Authorization": {"Basic YTpi"}}}, 401, "No token"},
+		{"invalid", webtest.Request{Path: "/api/auth/validate", Token: "not-a-token"}, 401, "Invalid session"},
+		{"unknown", webtest.Request{Path: "/api/auth/validate", Token: strings.Repeat("ab", 32)}, 401, "Invalid session"},
+		{"expired", webtest.Request{Path: "/api/auth/validate", Token: env.ExpiredToken(t, "bob")}, 401, "Invalid session"},
+		{"deleted user", webtest.Request{Path: "/api/auth/validate", Token: goneTok}, 401, "Invalid session"},
+		{"POST", webtest.Request{Method: "POST", Path: "/api/auth/validate"}, 405, "Method not allowed; use GET, HEAD"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			w := webtest.Do(t, h, c.req)
+			if w.Code != c.wantStatus {
+				t.Fatalf("status = %d, want %d: %s", w.Code, c.wantStatus, w.Body)
+			}
+			if c.wantStatus == 200 {
+				if w.Body.String() != `{"valid":true,"userId":"bob"}` {
+					t.Errorf("body = %s", w.Body)
+				}
+				return
+			}
+			if e := webtest.DecodeError(t, w); e.Error.Message != c.wantMessage {
+				t.Errorf("message = %q, want %q", e.Error.Message, c.wantMessage)
+			}
+		})
+	}
+}
+
+// The Authenticator prefers the Bearer token, marks cookie sessions and loads the user's roles.
+func TestAuthenticator(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	alice, bob := env.Token(t, "alice"), env.Token(t, "bob")
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Set("Authorization", "Bearer "+alice)
+	r.AddCookie(&http.Cookie{Name: auth.CookieName, Value: bob})
+	p, err := env.Auth.Authenticate(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.User.ID != "alice" || p.ViaCookie || !p.Can("users", "delete", "") || p.Can("entries", "view", "") {
+		t.Errorf("principal = %+v", p)
+	}
+	if p.SessionID != sessions.HashToken(alice) || p.SessionID == alice {
+		t.Errorf("SessionID = %q, want the token's hash", p.SessionID)
+	}
+	r = httptest.NewRequest("GET", "/", nil)
+	r.AddCookie(&http.Cookie{Name: auth.CookieName, Value: bob})
+	if p, err = env.Auth.Authenticate(r); err != nil || p.User.ID != "bob" || !p.ViaCookie || !p.Can("entries", "view", "blog") {
+		t.Errorf("cookie principal = %+v, %v", p, err)
+	}
+	// A role file that disappears simply grants nothing.
+	if err := env.Store.DeleteRole("viewer"); err != nil {
+		t.Fatal(err)
+	}
+	if p, err = env.Auth.Authenticate(r); err != nil || p.Can("entries", "view", "") {
+		t.Errorf("deleted role still grants: %+v, %v", p, err)
+	}
+	if _, err := web.Require(env.Auth, httptest.NewRequest("GET", "/", nil), "users", "view", ""); err == nil {
+		t.Error("anonymous request passed Require")
+	}
+}
+
+func TestNewChecksDeps(t *testing.T) {
+	t.Parallel()
+	if _, err := auth.New(auth.Deps{}); err == nil {
+		t.Error("New accepted empty Deps")
+	}
+	if _, err := auth.NewAuthenticator(nil, nil, nil); err == nil {
+		t.Error("NewAuthenticator accepted nils")
+	}
+}
+
+// postFrom sends a login from a given client address.
+func postFrom(h http.Handler, addr, email, password string) *httptest.ResponseRecorder {
+	b, _ := json.Marshal(map[string]string{"email": email, "password": password})
+	r := httptest.NewRequest("POST", "/api/auth/login", bytes.NewReader(b))
+	r.Header.Set("Content-Type", "application/json")
+	r.RemoteAddr = addr
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestRateLimit(t *testing.T) {
+	t.Parallel()
+	limits := auth.Limits{PerEmail: 2, PerAddress: 2, Window: time.Minute}
+	want429 := func(t *testing.T, w *httptest.ResponseRecorder, retry string) {
+		t.Helper()
+		if w.Code != 429 {
+			t.Fatalf("status = %d, want 429: %s", w.Code, w.Body)
+		}
+		if e := webtest.DecodeError(t, w); e.Error.Code != "RATE_LIMITED" || e.Error.Message != "Too many login attempts. Try again shortly." {
+			t.Errorf("error = %+v", e.Error)
+		}
+		if got := w.Header().Get("Retry-After"); got != retry {
+			t.Errorf("Retry-After = %q, want %q", got, retry)
+		}
+	}
+	t.Run("per email", func(t *testing.T) {
+		t.Parallel()
+		env := newEnv(t)
+		h := env.Handler(t, func(d *auth.Deps) { d.Limits = auth.Limits{PerEmail: 2, PerAddress: 20, Window: time.Minute} })
+		for i := range 2 {
+			if w := postFrom(h, "10.0.0.1:1", "alice@example.com", "bad guess"); w.Code != 401 {
+				t.Fatalf("failure %d: status %d", i, w.Code)
+			}
+			env.Clock.Advance(10 * time.Second)
+		}
+		// Blocked for every address, the right password too, until the first failure is a minute old.
+		want429(t, postFrom(h, "10.0.0.2:1", "ALICE@example.com", authtest.Password), "40")
+		env.Clock.Advance(39*time.Second + 500*time.Millisecond)
+		want429(t, postFrom(h, "10.0.0.2:1", "alice@example.com", authtest.Password), "1")
+		// Other emails are unaffected.
+		if w := postFrom(h, "10.0.0.1:1", "bob@example.com", authtest.Password); w.Code != 200 {
+			t.Errorf("other email: status %d", w.Code)
+		}
+		env.Clock.Advance(time.Second)
+		if w := postFrom(h, "10.0.0.2:1", "alice@example.com", authtest.Password); w.Code != 200 {
+			t.Errorf("after the window: status %d: %s", w.Code, w.Body)
+		}
+	})
+	t.Run("success resets the email counter", func(t *testing.T) {
+		t.Parallel()
+		env := newEnv(t)
+		h := env.Handler(t, func(d *auth.Deps) { d.Limits = limits })
+		postFrom(h, "10.0.0.1:1", "alice@example.com", "bad guess")
+		if w := postFrom(h, "10.0.0.2:1", "alice@example.com", authtest.Password); w.Code != 200 {
+			t.Fatalf("status %d", w.Code)
+		}
+		if w := postFrom(h, "10.0.0.3:1", "alice@example.com", "bad guess"); w.Code != 401 {
+			t.Errorf("after a success the count starts again: status %d", w.Code)
+		}
+	})
+	t.Run("per address", func(t *testing.T) {
+		t.Parallel()
+		env := newEnv(t)
+		h := env.Handler(t, func(d *auth.Deps) { d.Limits = limits })
+		for _, email := range []string{"a@example.com", "b@example.com"} {
+			if w := postFrom(h, "192.0.2.7:5000", email, "guess"); w.Code != 401 {
+				t.Fatalf("status %d", w.Code)
+			}
+		}
+		want429(t, postFrom(h, "192.0.2.7:5001", "alice@example.com", authtest.Password), "60")
+		// X-Forwarded-For is not trusted to pick another bucket.
+		b, _ := json.Marshal(map[string]string{"email": "alice@example.com", "password": authtest.Password})
+		r := httptest.NewRequest("POST", "/api/auth/login", bytes.NewReader(b))
+		r.RemoteAddr = "192.0.2.7:5002"
+		r.Header.Set("X-Forwarded-For", "203.0.113.9")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		want429(t, w, "60")
+		if w := postFrom(h, "192.0.2.8:5000", "alice@example.com", authtest.Password); w.Code != 200 {
+			t.Errorf("other address: status %d", w.Code)
+		}
+	})
+	t.Run("validation errors do not count", func(t *testing.T) {
+		t.Parallel()
+		env := newEnv(t)
+		h := env.Handler(t, func(d *auth.Deps) { d.Limits = limits })
+		for range 5 {
+			if w := postFrom(h, "10.0.0.1:1", "alice@example.com", ""); w.Code != 422 {
+				t.Fatalf("status %d", w.Code)
+			}
+		}
+		if w := postFrom(h, "10.0.0.1:1", "alice@example.com", authtest.Password); w.Code != 200 {
+			t.Errorf("status %d", w.Code)
+		}
+	})
+}
+
+// Parallel guesses cannot exceed the limit: attempts are counted before the password is checked.
+func TestRateLimitParallel(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	h := env.Handler(t, func(d *auth.Deps) { d.Limits = auth.Limits{PerEmail: 3, PerAddress: 100, Window: time.Hour} })
+	var mu sync.Mutex
+	codes := map[int]int{}
+	var wg sync.WaitGroup
+	for i := range 12 {
+		wg.Go(func() {
+			w := postFrom(h, "10.0.0."+string(rune('a'+i))+":1", "alice@example.com", "bad guess")
+			mu.Lock()
+			codes[w.Code]++
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if codes[401] != 3 || codes[429] != 9 {
+		t.Errorf("status counts = %v, want 3×401 and 9×429", codes)
+	}
+}

@@ -1,0 +1,156 @@
+package auth
+
+import (
+	"encoding/json"
+	"net"
+	"net/http"
+	"strings"
+
+	"cms/content"
+	"cms/content/sessions"
+	"cms/handlers/web"
+)
+
+// UserView is a user as the login response shows it; it has no field for the password hash.
+type UserView struct {
+	ID        string   `json:"id"`
+	Email     string   `json:"email"`
+	Name      string   `json:"name"`
+	Roles     []string `json:"roles"`
+	CreatedAt string   `json:"createdAt,omitempty"`
+	LastLogin string   `json:"lastLogin,omitempty"`
+}
+
+// LoginResponse is the body of a successful login.
+type LoginResponse struct {
+	Token     string   `json:"token"`
+	ExpiresAt string   `json:"expiresAt"`
+	User      UserView `json:"user"`
+}
+
+// parseLogin reads {"email","password"} from a JSON body: malformed JSON is a 400, anything but
+// two non-empty strings a 422.
+func parseLogin(body []byte) (email, pw string, err error) {
+	const op = "auth.login"
+	if len(strings.TrimSpace(string(body))) == 0 {
+		return "", "", web.BadRequest("Request body is empty; expected a JSON object")
+	}
+	if !json.Valid(body) {
+		return "", "", web.BadRequest("Request body is not valid JSON")
+	}
+	var in struct {
+		Email    any `json:"email"`
+		Password any `json:"password"`
+	}
+	_ = json.Unmarshal(body, &in) // a non-object leaves both nil: reported below
+	email, ok1 := in.Email.(string)
+	pw, ok2 := in.Password.(string)
+	email = strings.TrimSpace(email)
+	if !ok1 || !ok2 || email == "" || pw == "" {
+		fields := content.FieldErrors{}
+		if !ok1 || email == "" {
+			fields.Add("email", "Email is required")
+		}
+		if !ok2 || pw == "" {
+			fields.Add("password", "Password is required")
+		}
+		return "", "", fields.Err(op, "Email and password are required")
+	}
+	return email, pw, nil
+}
+
+// clientAddress is the host part of the connection's remote address. Forwarding headers are not
+// trusted: anyone can send them. (On Lambda the adapter sets RemoteAddr from the source IP.)
+func clientAddress(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
+func (a *api) login(w http.ResponseWriter, r *http.Request) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.Contains(strings.ToLower(ct), "json") {
+		return &web.Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE", Message: "Request body must be JSON (Content-Type: application/json)"}
+	}
+	body, err := web.ReadBody(w, r, maxLoginBody)
+	if err != nil {
+		return err
+	}
+	email, pw, err := parseLogin(body)
+	if err != nil {
+		return err
+	}
+	email = strings.ToLower(email)
+	t, err := a.limiter.begin(email, clientAddress(r), a.Now())
+	if err != nil {
+		return err
+	}
+	u, err := a.Credentials.Validate(r.Context(), email, pw)
+	if err != nil {
+		if content.KindOf(err) != content.Unauthenticated {
+			a.limiter.cancel(t)
+			return err
+		}
+		// Whatever the driver said, unknown email and wrong password read the same.
+		return content.Unauthenticatedf("auth.login", "Invalid credentials")
+	}
+	a.limiter.succeeded(t)
+	tok, sess, err := a.Sessions.Create(r.Context(), u.ID)
+	if err != nil {
+		return err
+	}
+	http.SetCookie(w, SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
+	w.Header().Set("Cache-Control", "no-store")
+	web.WriteJSON(w, http.StatusOK, LoginResponse{
+		Token:     string(tok),
+		ExpiresAt: sess.ExpiresAt.UTC().Format(sessions.TimeFormat),
+		User: UserView{ID: u.ID, Email: u.Email, Name: u.Name, Roles: nonNil(u.Roles), CreatedAt: u.CreatedAt,
+			LastLogin: sess.CreatedAt.UTC().Format(sessions.TimeFormat)},
+	})
+	return nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (a *api) logout(w http.ResponseWriter, r *http.Request) error {
+	// Authenticated applies the same-origin rule to cookie sessions before anything changes.
+	if _, err := web.Authenticated(a.Authenticator, r); err != nil {
+		return err
+	}
+	tok, _ := TokenFrom(r)
+	if err := a.Sessions.Destroy(r.Context(), tok); err != nil {
+		return err
+	}
+	http.SetCookie(w, ClearCookie(a.SecureCookies))
+	w.Header().Set("Cache-Control", "no-store")
+	web.WriteJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
+}
+
+// ValidateResponse is the body of a successful GET /api/auth/validate.
+type ValidateResponse struct {
+	Valid  bool   `json:"valid"`
+	UserID string `json:"userId"`
+}
+
+func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
+	const op = "auth.validate"
+	if tok, _ := TokenFrom(r); tok == "" {
+		return content.Unauthenticatedf(op, "No token")
+	}
+	p, err := a.Authenticator.Authenticate(r)
+	if err != nil {
+		if content.KindOf(err) == content.Unauthenticated {
+			return content.Unauthenticatedf(op, "Invalid session")
+		}
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	web.WriteJSON(w, http.StatusOK, ValidateResponse{Valid: true, UserID: p.User.ID})
+	return nil
+}
