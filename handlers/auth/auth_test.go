@@ -200,7 +200,9 @@ func TestLogout(t *testing.T) {
 		wantStatus int
 		wantCode   string
 	}{
-		{"bearer", func(tok string) webtest.Request { return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: tok} }, 200, ""},
+		{"bearer", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: tok}
+		}, 200, ""},
 		{"bearer cross-origin is exempt", func(tok string) webtest.Request {
 			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: tok, Header: crossOrigin}
 		}, 200, ""},
