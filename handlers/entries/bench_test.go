@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"cms/content/contenttest"
 	"cms/handlers/entries"
@@ -30,14 +31,49 @@ func serve(b *testing.B, h http.Handler, path, token string) {
 	}
 }
 
-// BenchmarkTrivialHandler is the baseline: a router with one route that writes a tiny JSON body.
-func BenchmarkTrivialHandler(b *testing.B) {
+func trivial() http.Handler {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/trivial", func(w http.ResponseWriter, r *http.Request) error {
 		web.WriteJSON(w, http.StatusOK, web.Data{Data: "ok"})
 		return nil
 	})
-	serve(b, rt, "/api/trivial", "")
+	return rt
+}
+
+// BenchmarkTrivialHandler is the baseline: a router with one route that writes a tiny JSON body.
+func BenchmarkTrivialHandler(b *testing.B) {
+	serve(b, trivial(), "/api/trivial", "")
+}
+
+// BenchmarkGetEntryVsTrivial alternates a trivial request and an authenticated single-entry GET
+// in one loop, so that a busy machine slows both alike, and reports their throughput ratio
+// (get/trivial; the target is at least 0.3).
+func BenchmarkGetEntryVsTrivial(b *testing.B) {
+	h, t := benchEnv(b, 0), trivial()
+	var getNs, trivialNs time.Duration
+	one := func(h http.Handler, path, token string) time.Duration {
+		r := httptest.NewRequest(http.MethodGet, path, nil)
+		if token != "" {
+			r.Header.Set("Authorization", "Bearer "+token)
+		}
+		w := httptest.NewRecorder()
+		start := time.Now()
+		h.ServeHTTP(w, r)
+		d := time.Since(start)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d: %s", w.Code, w.Body)
+		}
+		return d
+	}
+	n := 0
+	for b.Loop() {
+		trivialNs += one(t, "/api/trivial", "")
+		getNs += one(h, "/api/entries/blog/post-042", tokEditor)
+		n++
+	}
+	b.ReportMetric(float64(trivialNs.Nanoseconds())/float64(n), "trivial-ns/op")
+	b.ReportMetric(float64(getNs.Nanoseconds())/float64(n), "get-ns/op")
+	b.ReportMetric(float64(trivialNs)/float64(getNs), "get/trivial")
 }
 
 func benchEnv(b *testing.B, cacheBytes int64) http.Handler {

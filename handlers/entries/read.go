@@ -3,6 +3,7 @@ package entries
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -206,14 +207,17 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// writeData writes {"data":<body>} where body is already encoded JSON.
+// writeData writes {"data":<body>} where body is already encoded JSON, in pieces rather than
+// copying a cached body into a new buffer.
 func writeData(w http.ResponseWriter, status int, body []byte) {
-	out := make([]byte, 0, len(body)+10)
-	out = append(out, `{"data":`...)
-	out = append(out, body...)
-	out = append(out, '}')
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	web.WriteJSONBytes(w, status, out)
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Length", strconv.Itoa(len(body)+len(`{"data":}`)))
+	w.WriteHeader(status)
+	_, _ = io.WriteString(w, `{"data":`)
+	_, _ = w.Write(body)
+	_, _ = io.WriteString(w, "}")
 }
 
 // etagListHas reports whether an If-None-Match list names etag (weak comparison, as RFC 9110
