@@ -35,6 +35,10 @@ const (
 	DefaultBodyBytes = 2048
 	DefaultPublished = 90 // percent
 	DefaultSeed      = 1
+
+	// DefaultPasswordHash is an scrypt hash of DefaultPassword, stored when neither Password
+	// nor PasswordHash is set, so generating a site costs no key derivation.
+	DefaultPasswordHash = "scrypt:c3b1dff26ddc7c7527d8218ecfc7e76579079e62c3f58f29a71e6928b6aa5e2a:b49b8f42159d62f62a9ca175de7a342a8a987f33e72ad950780f0c3822af93c557d1f85075749fedc24063e52a8d40658722a5a5df5c1a95bf757d8ca056b493"
 )
 
 // Categories are the options of the posts blueprint's category select, in order.
@@ -66,6 +70,9 @@ forms:
 `
 
 func (o Options) withDefaults() Options {
+	if o.Password == "" && o.PasswordHash == "" {
+		o.PasswordHash = DefaultPasswordHash
+	}
 	if o.Seed == 0 {
 		o.Seed = DefaultSeed
 	}

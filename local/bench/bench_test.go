@@ -1,0 +1,377 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"cms/content/query"
+	"cms/local/bench/sitegen"
+	"cms/runtime/config"
+	"cms/runtime/groups"
+	"cms/runtime/wire"
+)
+
+// TestMain lets the test binary play the trivial server child (see TestProcLifecycle).
+func TestMain(m *testing.M) {
+	if os.Getenv("BENCH_TEST_CHILD") == "trivial" {
+		ctx, stop := context.WithTimeout(context.Background(), time.Minute) // never outlive the test
+		defer stop()
+		if err := run(ctx, []string{"trivial", "-addr", os.Getenv("BENCH_TEST_ADDR")}, os.Stdout, os.Stderr); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestParseFlags(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		args      []string
+		wantErr   string
+		wantSizes []int
+		wantScen  int
+	}{
+		{name: "defaults", wantSizes: []int{1000, 10000, 100000}, wantScen: len(scenarioNames())},
+		{name: "skip 100k", args: []string{"-skip-100k"}, wantSizes: []int{1000, 10000}, wantScen: len(scenarioNames())},
+		{name: "sizes with underscores", args: []string{"-sizes", "1_000, 20"}, wantSizes: []int{1000, 20}, wantScen: len(scenarioNames())},
+		{name: "some scenarios", args: []string{"-scenarios", "entry,list"}, wantSizes: []int{1000, 10000, 100000}, wantScen: 2},
+		{name: "no scenarios", args: []string{"-scenarios", "none", "-sizes", "5"}, wantSizes: []int{5}},
+		{name: "bad size", args: []string{"-sizes", "ten"}, wantErr: "not an entry count"},
+		{name: "negative size", args: []string{"-sizes", "-5"}, wantErr: "not an entry count"},
+		{name: "unknown scenario", args: []string{"-scenarios", "entry,nope"}, wantErr: `unknown scenario "nope"`},
+		{name: "zero conns", args: []string{"-conns", "0"}, wantErr: "-conns"},
+		{name: "zero duration", args: []string{"-duration", "0s"}, wantErr: "-duration"},
+		{name: "long warmup", args: []string{"-warmup", "2h"}, wantErr: "-warmup"},
+		{name: "bad load size", args: []string{"-load-size", "0"}, wantErr: "-load-size"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
+		{name: "unknown flag", args: []string{"-nope"}, wantErr: "not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			o, err := parseFlags(tt.args, io.Discard)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !equalInts(o.sizes, tt.wantSizes) || len(o.scenarios) != tt.wantScen {
+				t.Errorf("sizes %v scenarios %v, want %v and %d scenarios", o.sizes, o.scenarios, tt.wantSizes, tt.wantScen)
+			}
+		})
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestTrivialHandler(t *testing.T) {
+	t.Parallel()
+	body := trivialBody()
+	if len(body) != trivialBodySize || !json.Valid(body) {
+		t.Fatalf("trivial body: %d bytes, valid JSON %v", len(body), json.Valid(body))
+	}
+	rec := httptest.NewRecorder()
+	trivialHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/anything", nil))
+	if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), body) || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Errorf("status %d, content type %q, %d bytes", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
+	}
+}
+
+const wrkSample = `Running 5s test @ http://127.0.0.1:8080/
+  2 threads and 32 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency   265.27us  130.43us   4.59ms   86.52%
+    Req/Sec    60.59k     3.54k   67.38k    74.00%
+  Latency Distribution
+     50%  240.00us
+     75%  299.00us
+     90%  400.00us
+     99%    1.37ms
+  603219 requests in 5.00s, 1.00GB read
+  Socket errors: connect 0, read 2, write 0, timeout 1
+  Non-2xx or 3xx responses: 16
+Requests/sec: 120630.92
+Transfer/sec:    204.13MB
+`
+
+func TestParseWrk(t *testing.T) {
+	t.Parallel()
+	m, err := parseWrk(wrkSample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.errors != 19 || m.ok != 603200 {
+		t.Errorf("ok %d errors %d, want 603200 and 19", m.ok, m.errors)
+	}
+	if m.p50 != 240*time.Microsecond || m.p99 != 1370*time.Microsecond {
+		t.Errorf("p50 %v p99 %v", m.p50, m.p99)
+	}
+	if m.rps < 120620 || m.rps > 120631 {
+		t.Errorf("rps %v", m.rps)
+	}
+	if _, err := parseWrk("wrk: connection refused\n"); err == nil {
+		t.Error("garbage: no error")
+	}
+	script := string(wrkScript([]string{"/a", `/b?x="1"`}))
+	if !strings.Contains(script, `"/a",`) || !strings.Contains(script, `"/b?x=\"1\"",`) || !strings.Contains(script, "math.random(#paths)") {
+		t.Errorf("script:\n%s", script)
+	}
+}
+
+func TestHelpers(t *testing.T) {
+	t.Parallel()
+	for _, n := range []uint64{1, 2, 7, 30, 4890, 60000} {
+		st := coprimeStep(n)
+		seen := map[uint64]bool{}
+		for k := range n {
+			seen[(k*st)%n] = true
+		}
+		if uint64(len(seen)) != n {
+			t.Errorf("coprimeStep(%d) = %d does not permute", n, st)
+		}
+	}
+	for body, want := range map[string]string{`{"token":"a"}`: "a", `{"data":{"token":"b"}}`: "b", `{}`: "", `nope`: ""} {
+		if got := tokenOf([]byte(body)); got != want {
+			t.Errorf("tokenOf(%s) = %q, want %q", body, got, want)
+		}
+	}
+	if m, err := readMemory(os.Getpid()); err != nil || m.RSS <= 0 || m.HWM < m.RSS {
+		t.Errorf("readMemory: %+v %v", m, err)
+	}
+	if _, err := cpuTime(os.Getpid()); err != nil {
+		t.Errorf("cpuTime: %v", err)
+	}
+	if _, err := cpuTime(-1); err == nil {
+		t.Error("cpuTime(-1): no error")
+	}
+	if loadAverage() < 0 {
+		t.Error("no load average")
+	}
+	for _, kv := range childEnv("X=1") {
+		if strings.HasPrefix(kv, "CMS_") || strings.HasPrefix(kv, "GOMAXPROCS=") {
+			t.Errorf("child environment keeps %s", kv)
+		}
+	}
+}
+
+func TestReport(t *testing.T) {
+	t.Parallel()
+	rep := &report{Command: "go run ./local/bench", Machine: machine(), Elapsed: "1s",
+		Startup: []startupRow{{Entries: 10000, Run: "cold", ReadyMs: 250, RSSMiB: 50}, {Entries: 100000, Run: "cold", ReadyMs: 1500, RSSMiB: 500}},
+		Load: &loadReport{Site: 10, Conns: 2, Rows: []*loadRow{
+			{Scenario: "trivial (first)", RPS: 1000, ServerCPUus: 10},
+			{Scenario: "entry", RPS: 400, ServerCPUus: 20},
+			{Scenario: "list", RPS: 400, ServerCPUus: 30},
+			{Scenario: "graphql-list", RPS: 100, ServerCPUus: 30},
+			{Scenario: "form-submit", Verdict: "SKIP", Note: "404"},
+			{Scenario: "trivial (last)", RPS: 1000, ServerCPUus: 10},
+		}},
+	}
+	for i := range rep.Startup {
+		rep.Startup[i].judge()
+	}
+	s := &session{b: &bench{rep: rep}}
+	s.judge()
+	want := map[string]string{"entry": "FAIL", "list": "PASS", "graphql-list": "FAIL", "form-submit": "SKIP", "trivial (last)": "INFO"}
+	for _, r := range rep.Load.Rows {
+		if w, ok := want[r.Scenario]; ok && r.Verdict != w {
+			t.Errorf("%s: verdict %s, want %s", r.Scenario, r.Verdict, w)
+		}
+	}
+	if r := rep.Load.Rows[1]; r.Ratio != 0.4 || r.CPURatio != 0.5 {
+		t.Errorf("entry ratio %v, cpu ratio %v", r.Ratio, r.CPURatio)
+	}
+	if r := rep.Load.Rows[3]; r.RatioREST != 0.25 {
+		t.Errorf("graphql ratio to REST %v", r.RatioREST)
+	}
+	if rep.Startup[0].Verdict != "PASS" || rep.Startup[1].Verdict != "FAIL" {
+		t.Errorf("start-up verdicts %s %s, want PASS FAIL (100k is over the memory target)", rep.Startup[0].Verdict, rep.Startup[1].Verdict)
+	}
+	dir := t.TempDir()
+	md, js := filepath.Join(dir, "r.md"), filepath.Join(dir, "r.json")
+	if err := rep.save(md); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.save(js); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := os.ReadFile(md)
+	for _, s := range []string{"## Start-up to ready and memory", "## Load on the 10-entry site", "| entry ", "## Summary"} {
+		if !bytes.Contains(text, []byte(s)) {
+			t.Errorf("markdown report lacks %q", s)
+		}
+	}
+	raw, _ := os.ReadFile(js)
+	var back report
+	if err := json.Unmarshal(raw, &back); err != nil || len(back.Load.Rows) != 6 {
+		t.Errorf("json report: %v", err)
+	}
+}
+
+// TestScenariosAgainstServer runs every scenario's requests against the real handler stack on
+// a small generated site, so a request the API would refuse shows up here and not as a
+// benchmark full of errors.
+func TestScenariosAgainstServer(t *testing.T) {
+	t.Parallel()
+	const n = 300
+	dir := t.TempDir()
+	if err := sitegen.Generate(dir, n, sitegen.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, err := config.Load(dir, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Watch = "none"
+	svc, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	mux, err := groups.Mux(svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	triv := httptest.NewServer(trivialHandler())
+	t.Cleanup(triv.Close)
+
+	o, err := parseFlags([]string{"-conns", "2", "-duration", "50ms", "-warmup", "0s", "-logins", "1"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := &bench{o: o, out: io.Discard, rep: &report{Load: &loadReport{}}, dir: t.TempDir()}
+	s := &session{b: b, cms: &proc{base: ts.URL}, triv: &proc{base: triv.URL}, facts: factsOf(n)}
+
+	get := func(path string) int {
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for _, sc := range []scenario{s.entry(), s.list(), s.listUncached()} {
+		for seq := range uint64(40) {
+			p := sc.path(0, seq)
+			if status := get(p); status != http.StatusOK {
+				t.Fatalf("%s: GET %s = %d", sc.name, p, status)
+			}
+		}
+	}
+	// The uncached list asks valid, distinct queries.
+	lu := s.listUncached()
+	seen := map[string]bool{}
+	for seq := range uint64(200) {
+		p := lu.path(0, seq)
+		u, err := url.Parse(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := query.ParseSort(u.Query().Get("sort")); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		if _, err := query.ParseFilter(u.Query().Get("filter")); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
+		seen[p] = true
+	}
+	if len(seen) != 200 {
+		t.Errorf("200 uncached list requests asked only %d distinct queries", len(seen))
+	}
+
+	// A whole (tiny) load session: every scenario runs or is skipped with a reason, and
+	// nothing that runs has errors.
+	ctx := t.Context()
+	s.measure(ctx, s.trivial("trivial (first)"))
+	s.measure(ctx, s.entry())
+	s.measure(ctx, s.list())
+	s.login(ctx)
+	s.measure(ctx, s.authEntry(ctx))
+	s.loginLatency(ctx)
+	s.measure(ctx, s.graphQLList(ctx))
+	s.measure(ctx, s.formSubmit(ctx))
+	s.measure(ctx, s.trivial("trivial (last)"))
+	s.judge()
+	for _, r := range b.rep.Load.Rows {
+		switch {
+		case r.Verdict == "SKIP" && r.Note == "":
+			t.Errorf("%s skipped without a reason", r.Scenario)
+		case r.Verdict == "ERROR" || r.Errors > 0:
+			t.Errorf("%s: %s %d errors %s %s", r.Scenario, r.Verdict, r.Errors, r.Note, r.FirstError)
+		case r.Verdict != "SKIP" && r.Scenario != "login" && r.OK == 0:
+			t.Errorf("%s: no successful request", r.Scenario)
+		}
+	}
+}
+
+// TestProcLifecycle starts the test binary as the trivial server child, waits until it is
+// ready, reads its memory and CPU, and stops it.
+func TestProcLifecycle(t *testing.T) {
+	t.Parallel()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	env := childEnv("BENCH_TEST_CHILD=trivial", "BENCH_TEST_ADDR="+addr)
+	p, err := startProc(t.Context(), "trivial", os.Args[0], []string{"-test.run=^$"}, filepath.Join(t.TempDir(), "log"), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.base = "http://" + addr // the child takes its address from the environment
+	t.Cleanup(func() { p.stop() })
+	if _, err := p.waitReady(t.Context(), "/", 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := readMemory(p.pid()); err != nil || m.RSS == 0 {
+		t.Errorf("child memory %+v %v", m, err)
+	}
+	if _, err := cpuTime(p.pid()); err != nil {
+		t.Errorf("child cpu: %v", err)
+	}
+	if err := p.stop(); err != nil {
+		t.Errorf("stop: %v", err)
+	}
+	if err := p.stop(); err != nil {
+		t.Errorf("second stop: %v", err)
+	}
+
+	// A child that exits at once is reported with its log, not waited for.
+	q, err := startProc(t.Context(), "false", "/bin/false", nil, filepath.Join(t.TempDir(), "log"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.waitReady(t.Context(), "/", 10*time.Second); err == nil || !strings.Contains(err.Error(), "exited before it was ready") {
+		t.Errorf("waitReady on an exiting child: %v", err)
+	}
+}
