@@ -42,7 +42,12 @@ func (s *Store) definitions() *definitions {
 	return d
 }
 
-func (s *Store) invalidateDefinitions() { s.defsDirty.Store(true) }
+// invalidateDefinitions makes the next read reload resources/ and tells other processes (through
+// the generation file) to do the same.
+func (s *Store) invalidateDefinitions() {
+	s.defsDirty.Store(true)
+	s.publishDefs()
+}
 
 // yamlFiles lists *.yaml / *.yml files of a resources folder as handle -> relative path.
 func (s *Store) yamlFiles(dir string) map[string]string {

@@ -112,6 +112,9 @@ func FormatEntry(e *content.Entry) ([]byte, error) {
 }
 
 func (s *Store) loadAllIndexes(ctx context.Context) error {
+	if s.snap != nil {
+		return s.ensureIndex(ctx)
+	}
 	for _, c := range s.Collections() {
 		if _, err := s.buildIndex(ctx, c.Handle); err != nil {
 			return err
@@ -126,6 +129,18 @@ func (s *Store) index(c string) (*collIndex, error) {
 	s.collMu.RUnlock()
 	if ix != nil {
 		return ix, nil
+	}
+	if s.snap != nil && !s.snap.loaded.Load() {
+		// Load everything from the snapshot once rather than this folder from its files.
+		if err := s.ensureIndex(context.Background()); err != nil {
+			return nil, err
+		}
+		s.collMu.RLock()
+		ix = s.colls[c]
+		s.collMu.RUnlock()
+		if ix != nil {
+			return ix, nil
+		}
 	}
 	return s.buildIndex(context.Background(), c)
 }
@@ -191,6 +206,7 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 	}
 	s.colls[c] = ix
 	s.collMu.Unlock()
+	s.snapshotChanged()
 	return ix, nil
 }
 
@@ -269,6 +285,7 @@ func (s *Store) reindex(ix *collIndex, slug string) {
 func (ix *collIndex) changed(s *Store) {
 	ix.version = s.bump()
 	ix.sorted = nil
+	s.snapshotChanged()
 }
 
 // rescan compares a collection folder with the index (stat only) and re-reads what differs.
@@ -496,6 +513,7 @@ func (s *Store) afterWrite(e *content.Entry, raw []byte) (*content.Entry, error)
 		return nil, err
 	}
 	s.reindex(ix, e.Slug)
+	s.publishEntries(e.Collection, e.Slug)
 	return e, nil
 }
 
@@ -561,6 +579,7 @@ func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*con
 	ix, err := s.index(c)
 	if err == nil {
 		s.reindex(ix, slug)
+		s.publishEntries(c, slug)
 	}
 	return s.afterWrite(&n, raw)
 }
@@ -594,6 +613,7 @@ func (s *Store) DeleteEntry(c, slug string) error {
 	}
 	if ix, err := s.index(c); err == nil {
 		s.reindex(ix, slug)
+		s.publishEntries(c, slug)
 	}
 	return nil
 }

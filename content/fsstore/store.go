@@ -47,6 +47,11 @@ type Options struct {
 	NoSync       bool // skip fsync (benchmarks and tests only; never in production)
 	Log          *slog.Logger
 	Now          func() time.Time
+
+	// Snapshot keeps the derived index snapshot and generation file under .cms/ (snapshot.go):
+	// start from one read instead of parsing every entry, and, with WatchGeneration, see what
+	// other processes wrote through Refresh.
+	Snapshot bool
 }
 
 // Store reads and writes one site folder. It is safe for concurrent use by one process; several
@@ -79,6 +84,8 @@ type Store struct {
 	problemsMu sync.Mutex
 	problems   map[string]string // file -> problem last logged
 
+	snap *snapState // nil without Options.Snapshot
+
 	watcher *watcher
 	closed  chan struct{}
 	wg      sync.WaitGroup
@@ -108,6 +115,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.Watch == "" {
 		opts.Watch = WatchNotify
 	}
+	if opts.Watch == WatchGeneration && !opts.Snapshot {
+		return nil, content.Invalidf(op, "watch mode %q needs Options.Snapshot", WatchGeneration)
+	}
 	if opts.PollInterval <= 0 {
 		opts.PollInterval = time.Second
 	}
@@ -134,12 +144,19 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	s.gen.Store(1)
 	s.defsDirty.Store(true)
 	s.usersDirty.Store(true)
-	if opts.Watch != WatchNone {
+	if opts.Snapshot {
+		s.snap = &snapState{}
+	}
+	if opts.Watch != WatchNone && opts.Watch != WatchGeneration {
 		s.startWatching()
 	}
-	if err := s.loadAllIndexes(ctx); err != nil {
-		root.Close()
-		return nil, err
+	// WatchGeneration (Lambda) loads the index on first use: functions that never list entries
+	// (auth, health, ...) then never read it.
+	if opts.Watch != WatchGeneration {
+		if err := s.loadAllIndexes(ctx); err != nil {
+			s.Close()
+			return nil, err
+		}
 	}
 	return s, nil
 }
@@ -156,6 +173,7 @@ func (s *Store) Close() error {
 		s.watcher.close()
 	}
 	s.wg.Wait()
+	s.closeSnapshot()
 	return s.root.Close()
 }
 
@@ -249,6 +267,7 @@ func (s *Store) WriteFile(p string, data []byte, perm fs.FileMode, exclusive boo
 	if err != nil {
 		return content.Internalf(op, p, err)
 	}
+	s.noteFile(p)
 	return nil
 }
 
@@ -264,6 +283,7 @@ func (s *Store) RemoveFile(p string) error {
 		}
 		return content.Internalf(op, p, err)
 	}
+	s.noteFile(p)
 	return nil
 }
 

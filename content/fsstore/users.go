@@ -178,6 +178,7 @@ func (s *Store) CreateUser(u *content.User) error {
 		return content.Internalf(op, p, err)
 	}
 	s.usersDirty.Store(true)
+	s.publish(change{users: true})
 	return nil
 }
 
@@ -208,6 +209,7 @@ func (s *Store) UpdateUser(u *content.User) error {
 		return content.Internalf(op, p, err)
 	}
 	s.usersDirty.Store(true)
+	s.publish(change{users: true})
 	return nil
 }
 
@@ -226,6 +228,7 @@ func (s *Store) DeleteUser(id string) error {
 		err := atomicfile.Remove(s.root, path.Join(s.opts.UsersDir, id+ext), atomicfile.Options{NoSync: s.opts.NoSync})
 		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			s.usersDirty.Store(true)
+			s.publish(change{users: true})
 			if err != nil {
 				return content.Internalf(op, id, err)
 			}

@@ -1,0 +1,359 @@
+package fsstore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"math"
+
+	"cms/content"
+)
+
+// The index snapshot file is a 32-byte header followed by a payload:
+//
+//	header:  magic "CMSINDEX" | version u32 | CRC-32C of payload u32 | generation u64 | payload length u64
+//	payload: uvarint #collections, then per collection:
+//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries
+//	entry:   slug | title | status | author | createdAt | updatedAt | hash | varint mtime | uvarint size | map
+//	map:     uvarint #keys, then key | value per key
+//	value:   tag byte: 0 nil, 1 false, 2 true, 3 int64 (zigzag varint), 4 float64 (8 bytes LE),
+//	         5 string, 6 list (uvarint n, values), 7 map
+//	string:  uvarint length | bytes
+//
+// Entries are stored in the collection's default order, so a reader can reuse the order instead
+// of sorting. The format is private to this package; a version bump makes old files rebuild.
+const (
+	snapMagic      = "CMSINDEX"
+	snapVersion    = 1
+	snapHeaderSize = 32
+	maxValueDepth  = 64 // nesting bound, so a corrupt file cannot exhaust the stack
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+const (
+	tagNil byte = iota
+	tagFalse
+	tagTrue
+	tagInt
+	tagFloat
+	tagString
+	tagList
+	tagMap
+)
+
+// snapColl is one collection as stored in a snapshot.
+type snapColl struct {
+	handle   string
+	dirMtime int64
+	order    string     // default-order signature the entries are sorted by
+	items    []*indexed // in default order
+}
+
+// encodeSnapshot serialises collections with the given generation.
+func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
+	e := snapEncoder{buf: make([]byte, snapHeaderSize, 1<<16)}
+	e.uvarint(uint64(len(colls)))
+	for _, c := range colls {
+		e.str(c.handle)
+		e.varint(c.dirMtime)
+		e.str(c.order)
+		e.uvarint(uint64(len(c.items)))
+		for _, it := range c.items {
+			en := it.e
+			for _, s := range [...]string{en.Slug, en.Title, en.Status, en.Author, en.CreatedAt, en.UpdatedAt, en.Hash} {
+				e.str(s)
+			}
+			e.varint(it.mtime)
+			e.uvarint(uint64(it.size))
+			if err := e.mapValue(en.Data, 0); err != nil {
+				return nil, fmt.Errorf("entry %s/%s: %w", c.handle, en.Slug, err)
+			}
+		}
+	}
+	b := e.buf
+	payload := b[snapHeaderSize:]
+	copy(b, snapMagic)
+	binary.LittleEndian.PutUint32(b[8:], snapVersion)
+	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(payload, castagnoli))
+	binary.LittleEndian.PutUint64(b[16:], gen)
+	binary.LittleEndian.PutUint64(b[24:], uint64(len(payload)))
+	return b, nil
+}
+
+type snapEncoder struct{ buf []byte }
+
+func (e *snapEncoder) uvarint(v uint64) { e.buf = binary.AppendUvarint(e.buf, v) }
+func (e *snapEncoder) varint(v int64)   { e.buf = binary.AppendVarint(e.buf, v) }
+func (e *snapEncoder) str(s string) {
+	e.uvarint(uint64(len(s)))
+	e.buf = append(e.buf, s...)
+}
+
+func (e *snapEncoder) mapValue(m *content.Map, depth int) error {
+	keys := m.Keys()
+	e.uvarint(uint64(len(keys)))
+	for _, k := range keys {
+		e.str(k)
+		if err := e.value(m.Value(k), depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *snapEncoder) value(v any, depth int) error {
+	if depth > maxValueDepth {
+		return errors.New("values nested too deeply")
+	}
+	switch x := v.(type) {
+	case nil:
+		e.buf = append(e.buf, tagNil)
+	case bool:
+		if x {
+			e.buf = append(e.buf, tagTrue)
+		} else {
+			e.buf = append(e.buf, tagFalse)
+		}
+	case int64:
+		e.buf = append(e.buf, tagInt)
+		e.varint(x)
+	case float64:
+		e.buf = append(e.buf, tagFloat)
+		e.buf = binary.LittleEndian.AppendUint64(e.buf, math.Float64bits(x))
+	case string:
+		e.buf = append(e.buf, tagString)
+		e.str(x)
+	case []any:
+		e.buf = append(e.buf, tagList)
+		e.uvarint(uint64(len(x)))
+		for _, el := range x {
+			if err := e.value(el, depth+1); err != nil {
+				return err
+			}
+		}
+	case *content.Map:
+		e.buf = append(e.buf, tagMap)
+		return e.mapValue(x, depth)
+	default:
+		return fmt.Errorf("unsupported value type %T", v)
+	}
+	return nil
+}
+
+// errCorrupt is returned for any snapshot that does not decode; the caller rebuilds from files.
+var errCorrupt = errors.New("index snapshot is corrupt")
+
+// snapHeader reads and checks the header of raw, returning the generation and the payload.
+func snapHeader(raw []byte) (gen uint64, payload []byte, err error) {
+	if len(raw) < snapHeaderSize || string(raw[:8]) != snapMagic {
+		return 0, nil, fmt.Errorf("%w: bad magic", errCorrupt)
+	}
+	if v := binary.LittleEndian.Uint32(raw[8:]); v != snapVersion {
+		return 0, nil, fmt.Errorf("%w: format version %d, want %d", errCorrupt, v, snapVersion)
+	}
+	n := binary.LittleEndian.Uint64(raw[24:])
+	if n != uint64(len(raw)-snapHeaderSize) {
+		return 0, nil, fmt.Errorf("%w: payload is %d bytes, header says %d", errCorrupt, len(raw)-snapHeaderSize, n)
+	}
+	payload = raw[snapHeaderSize:]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(raw[12:]) {
+		return 0, nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
+	}
+	return binary.LittleEndian.Uint64(raw[16:]), payload, nil
+}
+
+// decodeSnapshot decodes a whole snapshot file. Strings share one copy of the payload, so the
+// index costs a few allocations per entry rather than one per string.
+func decodeSnapshot(raw []byte) (uint64, []snapColl, error) {
+	gen, payload, err := snapHeader(raw)
+	if err != nil {
+		return 0, nil, err
+	}
+	d := snapDecoder{s: string(payload)}
+	colls, err := d.collections()
+	if err != nil {
+		return 0, nil, err
+	}
+	return gen, colls, nil
+}
+
+type snapDecoder struct {
+	s   string
+	off int
+	err error
+}
+
+func (d *snapDecoder) fail(what string) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: %s at byte %d", errCorrupt, what, d.off)
+	}
+}
+
+func (d *snapDecoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	var v uint64
+	var shift uint
+	for i := 0; i < binary.MaxVarintLen64; i++ {
+		if d.off >= len(d.s) {
+			d.fail("truncated number")
+			return 0
+		}
+		b := d.s[d.off]
+		d.off++
+		if b < 0x80 {
+			if i == binary.MaxVarintLen64-1 && b > 1 {
+				d.fail("number overflows")
+				return 0
+			}
+			return v | uint64(b)<<shift
+		}
+		v |= uint64(b&0x7f) << shift
+		shift += 7
+	}
+	d.fail("number overflows")
+	return 0
+}
+
+func (d *snapDecoder) varint() int64 {
+	u := d.uvarint()
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
+	}
+	return x
+}
+
+// count reads an element count and checks it against the bytes left (each element takes at
+// least min bytes), so a corrupt count cannot trigger a huge allocation.
+func (d *snapDecoder) count(min int) int {
+	n := d.uvarint()
+	if d.err == nil && n > uint64((len(d.s)-d.off)/min) {
+		d.fail("count larger than the data")
+		return 0
+	}
+	return int(n)
+}
+
+func (d *snapDecoder) str() string {
+	n := d.uvarint()
+	if d.err != nil {
+		return ""
+	}
+	if n > uint64(len(d.s)-d.off) {
+		d.fail("truncated string")
+		return ""
+	}
+	s := d.s[d.off : d.off+int(n)]
+	d.off += int(n)
+	return s
+}
+
+func (d *snapDecoder) collections() ([]snapColl, error) {
+	n := d.count(4)
+	colls := make([]snapColl, 0, n)
+	for range n {
+		c := snapColl{handle: d.str(), dirMtime: d.varint(), order: d.str()}
+		m := d.count(9)
+		if d.err != nil {
+			return nil, d.err
+		}
+		// One allocation each for the collection's entries and index records.
+		ents := make([]content.Entry, m)
+		items := make([]indexed, m)
+		c.items = make([]*indexed, m)
+		for i := range m {
+			e := &ents[i]
+			e.Collection = c.handle
+			e.Slug, e.Title, e.Status, e.Author = d.str(), d.str(), d.str(), d.str()
+			e.CreatedAt, e.UpdatedAt, e.Hash = d.str(), d.str(), d.str()
+			items[i].mtime = d.varint()
+			items[i].size = int64(d.uvarint())
+			e.Data = d.mapValue(0)
+			if d.err != nil {
+				return nil, d.err
+			}
+			if !content.ValidHandle(e.Slug) {
+				d.fail("invalid slug")
+				return nil, d.err
+			}
+			items[i].e = e
+			c.items[i] = &items[i]
+		}
+		if !content.ValidHandle(c.handle) {
+			d.fail("invalid collection handle")
+		}
+		colls = append(colls, c)
+	}
+	if d.err == nil && d.off != len(d.s) {
+		d.fail("trailing bytes")
+	}
+	return colls, d.err
+}
+
+func (d *snapDecoder) mapValue(depth int) *content.Map {
+	n := d.count(2)
+	m := content.NewMap(n)
+	for range n {
+		k := d.str()
+		v := d.value(depth + 1)
+		if d.err != nil {
+			return m
+		}
+		m.Set(k, v) // a duplicate key (never written) keeps its first position
+	}
+	return m
+}
+
+func (d *snapDecoder) value(depth int) any {
+	if depth > maxValueDepth {
+		d.fail("values nested too deeply")
+		return nil
+	}
+	if d.err != nil {
+		return nil
+	}
+	if d.off >= len(d.s) {
+		d.fail("truncated value")
+		return nil
+	}
+	tag := d.s[d.off]
+	d.off++
+	switch tag {
+	case tagNil:
+		return nil
+	case tagFalse:
+		return false
+	case tagTrue:
+		return true
+	case tagInt:
+		return d.varint()
+	case tagFloat:
+		if len(d.s)-d.off < 8 {
+			d.fail("truncated float")
+			return nil
+		}
+		var bits uint64
+		for i := 7; i >= 0; i-- {
+			bits = bits<<8 | uint64(d.s[d.off+i])
+		}
+		d.off += 8
+		return math.Float64frombits(bits)
+	case tagString:
+		return d.str()
+	case tagList:
+		n := d.count(1)
+		l := make([]any, n)
+		for i := range l {
+			l[i] = d.value(depth + 1)
+		}
+		return l
+	case tagMap:
+		return d.mapValue(depth)
+	}
+	d.fail(fmt.Sprintf("unknown value tag %d", tag))
+	return nil
+}

@@ -1,0 +1,500 @@
+package fsstore_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"cms/content"
+	"cms/content/contenttest"
+	"cms/content/fsstore"
+	"cms/content/query"
+)
+
+const snapSite = `
+-- resources/collections/blog.yaml --
+title: Blog
+blueprint: blog
+dated: true
+-- resources/collections/pages.yaml --
+title: Pages
+sortable: true
+defaultStatus: published
+-- content/collections/blog/first.md --
+---
+title: First
+status: published
+createdAt: 2026-01-01T10:00:00.000Z
+rating: 3
+score: 2.5
+tags: [go, yaml]
+seo:
+  title: The first
+  noindex: false
+  extra: null
+---
+Body of first.
+-- content/collections/blog/second.md --
+---
+title: Second
+status: draft
+createdAt: 2026-02-01T10:00:00.000Z
+---
+Draft body.
+-- content/collections/pages/home.md --
+---
+title: Home
+status: published
+order: 2
+---
+-- content/collections/pages/about.md --
+---
+title: About
+status: published
+order: 1
+---
+-- users/alice.yaml --
+id: alice
+email: alice@example.com
+name: Alice
+password_hash: scrypt:00:00
+`
+
+// open opens a store with the snapshot on; reader stores are read-only, and every store uses
+// WatchGeneration (the Lambda mode) unless watch says otherwise.
+func open(t *testing.T, dir string, readOnly bool, watch string) *fsstore.Store {
+	t.Helper()
+	if watch == "" {
+		watch = fsstore.WatchGeneration
+	}
+	st, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, Snapshot: true, ReadOnly: readOnly, Watch: watch,
+		NoSync: true, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// listing describes every entry of every collection in default order, metadata and data.
+func listing(t *testing.T, st *fsstore.Store) string {
+	t.Helper()
+	var b strings.Builder
+	for _, c := range st.Collections() {
+		es, _, err := st.Entries(c.Handle, query.Query{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			data, _ := json.Marshal(e.Data)
+			fmt.Fprintf(&b, "%s/%s %q %s %s %s %s\n", c.Handle, e.Slug, e.Title, e.Status, e.CreatedAt, e.Hash[:8], data)
+		}
+	}
+	return b.String()
+}
+
+// snapshotWriter opens a writable store on a new site, which writes the first snapshot, and
+// closes it.
+func snapshotWriter(t *testing.T) (dir, want string) {
+	t.Helper()
+	dir = contenttest.WriteSite(t, snapSite)
+	w := open(t, dir, false, fsstore.WatchNone)
+	info := w.IndexInfo()
+	if info.FromSnapshot || !slices.Equal(info.Rebuilt, []string{"blog", "pages"}) {
+		t.Fatalf("first open: %+v, want everything rebuilt from files", info)
+	}
+	want = listing(t, w)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{fsstore.SnapshotFile, fsstore.GenerationFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatalf("writer left no %s: %v", f, err)
+		}
+	}
+	return dir, want
+}
+
+// scramble overwrites every entry file with garbage of the same size and restores file and
+// folder times, so only a store that reads no entry file still sees the old entries.
+func scramble(t *testing.T, dir string) {
+	t.Helper()
+	root := filepath.Join(dir, "content", "collections")
+	dirs := map[string]time.Time{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		st, err := d.Info()
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs[p] = st.ModTime()
+			return nil
+		}
+		if err := os.WriteFile(p, bytes.Repeat([]byte("x"), int(st.Size())), 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(p, st.ModTime(), st.ModTime())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p, m := range dirs {
+		if err := os.Chtimes(p, m, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestSnapshotLoadedByReadOnlyReader(t *testing.T) {
+	t.Parallel()
+	dir, want := snapshotWriter(t)
+	scramble(t, dir)
+	before := tree(t, dir)
+	r := open(t, dir, true, "")
+	if info := r.IndexInfo(); info.Loaded {
+		t.Errorf("generation mode loaded the index at Open: %+v", info)
+	}
+	if got := listing(t, r); got != want {
+		t.Errorf("reader listing:\n%s\nwant (from the snapshot, not the scrambled files):\n%s", got, want)
+	}
+	info := r.IndexInfo()
+	if !info.Loaded || !info.FromSnapshot || len(info.Rebuilt) != 0 || len(info.Rescanned) != 0 {
+		t.Errorf("IndexInfo = %+v, want loaded from the snapshot alone", info)
+	}
+	// Default order comes from the snapshot: pages by order, blog newest first.
+	es, _, _ := r.Entries("pages", query.Query{})
+	if len(es) != 2 || es[0].Slug != "about" {
+		t.Errorf("pages order = %v, want about first", slugs(es))
+	}
+	r.Refresh()
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := tree(t, dir); after != before {
+		t.Errorf("read-only reader changed the folder:\n%s\nwas:\n%s", after, before)
+	}
+}
+
+func TestSnapshotWatchingStoreVerifiesInBackground(t *testing.T) {
+	t.Parallel()
+	dir, _ := snapshotWriter(t)
+	// An edit made while nothing ran, in place (same folder time): only the background check
+	// of a watching store can see it.
+	p := filepath.Join(dir, "content", "collections", "blog", "first.md")
+	folder := filepath.Dir(p)
+	fst, _ := os.Stat(folder)
+	if err := os.WriteFile(p, []byte("---\ntitle: Edited\nstatus: published\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(p, later, later)
+	os.Chtimes(folder, fst.ModTime(), fst.ModTime())
+	st := open(t, dir, true, fsstore.WatchPoll)
+	if !st.IndexInfo().FromSnapshot {
+		t.Fatalf("IndexInfo = %+v, want from snapshot", st.IndexInfo())
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		e, err := st.EntryMeta("blog", "first")
+		if err == nil && e.Title == "Edited" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("in-place edit not picked up: %v %v", e, err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func TestSnapshotCorruptOrStaleIsRebuilt(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		spoil func(t *testing.T, dir string)
+	}{
+		{"missing", func(t *testing.T, dir string) { rm(t, dir, fsstore.SnapshotFile) }},
+		{"garbage", func(t *testing.T, dir string) {
+			write(t, dir, fsstore.SnapshotFile, []byte("not a snapshot at all, just text"))
+		}},
+		{"empty", func(t *testing.T, dir string) { write(t, dir, fsstore.SnapshotFile, nil) }},
+		{"truncated", func(t *testing.T, dir string) {
+			b := read(t, dir, fsstore.SnapshotFile)
+			write(t, dir, fsstore.SnapshotFile, b[:len(b)-3])
+		}},
+		{"checksum mismatch", func(t *testing.T, dir string) {
+			b := read(t, dir, fsstore.SnapshotFile)
+			b[len(b)-1] ^= 0xff
+			write(t, dir, fsstore.SnapshotFile, b)
+		}},
+		{"unknown format version", func(t *testing.T, dir string) {
+			b := read(t, dir, fsstore.SnapshotFile)
+			b[8] = 99
+			write(t, dir, fsstore.SnapshotFile, b)
+		}},
+		{"older than the generation file says", func(t *testing.T, dir string) {
+			var g map[string]any
+			json.Unmarshal(read(t, dir, fsstore.GenerationFile), &g)
+			g["snapshot"] = g["snapshot"].(float64) + 5
+			g["generation"] = g["generation"].(float64) + 5
+			b, _ := json.Marshal(g)
+			write(t, dir, fsstore.GenerationFile, b)
+		}},
+		{"corrupt generation file", func(t *testing.T, dir string) {
+			write(t, dir, fsstore.GenerationFile, []byte("{"))
+			rm(t, dir, fsstore.SnapshotFile)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir, want := snapshotWriter(t)
+			tt.spoil(t, dir)
+			// A reader cannot write: it reads the files and serves them.
+			r := open(t, dir, true, "")
+			if got := listing(t, r); got != want {
+				t.Errorf("reader listing:\n%s\nwant:\n%s", got, want)
+			}
+			if info := r.IndexInfo(); info.FromSnapshot || len(info.Rebuilt) != 2 {
+				t.Errorf("reader IndexInfo = %+v, want rebuilt from files", info)
+			}
+			// A writer rebuilds and writes a good snapshot, which the next reader uses.
+			w := open(t, dir, false, "")
+			if got := listing(t, w); got != want {
+				t.Errorf("writer listing:\n%s\nwant:\n%s", got, want)
+			}
+			w.Close()
+			r2 := open(t, dir, true, "")
+			if got := listing(t, r2); got != want {
+				t.Errorf("second reader listing:\n%s\nwant:\n%s", got, want)
+			}
+			if info := r2.IndexInfo(); !info.FromSnapshot || len(info.Rebuilt) != 0 {
+				t.Errorf("second reader IndexInfo = %+v, want from the rewritten snapshot", info)
+			}
+		})
+	}
+}
+
+func TestSnapshotHandChangedFolderIsRescanned(t *testing.T) {
+	t.Parallel()
+	dir, _ := snapshotWriter(t)
+	contenttest.AddFiles(t, dir, "-- content/collections/blog/third.md --\n---\ntitle: Third\nstatus: published\n---\n")
+	rm(t, dir, "content/collections/pages/home.md")
+	r := open(t, dir, true, "")
+	if _, err := r.EntryMeta("blog", "third"); err != nil {
+		t.Errorf("entry added by hand: %v", err)
+	}
+	if _, err := r.EntryMeta("pages", "home"); !content.IsNotFound(err) {
+		t.Errorf("entry removed by hand: err = %v, want NotFound", err)
+	}
+	info := r.IndexInfo()
+	if !info.FromSnapshot || !slices.Equal(info.Rescanned, []string{"blog", "pages"}) {
+		t.Errorf("IndexInfo = %+v, want both folders rescanned", info)
+	}
+}
+
+func TestGenerationChangesReachReaders(t *testing.T) {
+	t.Parallel()
+	dir, _ := snapshotWriter(t)
+	w := open(t, dir, false, "")
+	r := open(t, dir, true, "")
+	ver := func() uint64 { return r.CollectionVersion("blog") }
+	if _, err := r.EntryMeta("blog", "first"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Nothing changed: Refresh leaves everything alone.
+	g0, v0 := r.Generation(), ver()
+	r.Refresh()
+	if r.Generation() != g0 || ver() != v0 {
+		t.Errorf("Refresh without a change moved the generation")
+	}
+
+	e, err := w.CreateEntry(&content.Entry{Collection: "blog", Slug: "new", Title: "New", Status: "published", Data: content.NewMap(0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.EntryMeta("blog", "new"); !content.IsNotFound(err) {
+		t.Fatalf("reader saw the entry before Refresh: %v", err)
+	}
+	r.Refresh()
+	if got, err := r.EntryMeta("blog", "new"); err != nil || got.Title != "New" {
+		t.Fatalf("after Refresh: %v %v", got, err)
+	}
+	if ver() == v0 {
+		t.Errorf("CollectionVersion did not change")
+	}
+
+	e.Title = "Renamed"
+	e.Slug = "renamed"
+	if _, err := w.UpdateEntry("blog", "new", e.Hash, e); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.DeleteEntry("blog", "second"); err != nil {
+		t.Fatal(err)
+	}
+	r.Refresh()
+	if _, err := r.EntryMeta("blog", "new"); !content.IsNotFound(err) {
+		t.Errorf("old slug after rename: %v", err)
+	}
+	if got, err := r.EntryMeta("blog", "renamed"); err != nil || got.Title != "Renamed" {
+		t.Errorf("renamed entry: %v %v", got, err)
+	}
+	if _, err := r.EntryMeta("blog", "second"); !content.IsNotFound(err) {
+		t.Errorf("deleted entry: %v", err)
+	}
+
+	// Definitions and users written by the writer reach the reader too.
+	if err := w.WriteFile("resources/collections/news.yaml", []byte("title: News\n"), 0o644, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.CreateUser(&content.User{ID: "bob", Email: "bob@example.com", Name: "Bob", PasswordHash: "scrypt:00:00"}); err != nil {
+		t.Fatal(err)
+	}
+	r.Refresh()
+	if _, err := r.Collection("news"); err != nil {
+		t.Errorf("collection defined by the writer: %v", err)
+	}
+	if _, err := r.User("bob"); err != nil {
+		t.Errorf("user created by the writer: %v", err)
+	}
+	if got := r.IndexInfo().Reloads; got != 0 {
+		t.Errorf("Reloads = %d, want 0 (changes applied one by one)", got)
+	}
+
+	// Changes folded into a newer snapshot before the reader looked: it reloads the snapshot.
+	if _, err := w.CreateEntry(&content.Entry{Collection: "blog", Slug: "a", Title: "A", Data: content.NewMap(0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteSnapshot(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.CreateEntry(&content.Entry{Collection: "blog", Slug: "b", Title: "B", Data: content.NewMap(0)}); err != nil {
+		t.Fatal(err)
+	}
+	r.Refresh()
+	for _, slug := range []string{"a", "b", "renamed"} {
+		if _, err := r.EntryMeta("blog", slug); err != nil {
+			t.Errorf("after snapshot reload, %s: %v", slug, err)
+		}
+	}
+	if got := r.IndexInfo().Reloads; got != 1 {
+		t.Errorf("Reloads = %d, want 1", got)
+	}
+	if got, want := listing(t, r), listing(t, w); got != want {
+		t.Errorf("reader:\n%s\nwriter:\n%s", got, want)
+	}
+
+	// A reader that starts now sees the same from the snapshot plus the listed change.
+	r2 := open(t, dir, true, "")
+	if got, want := listing(t, r2), listing(t, w); got != want {
+		t.Errorf("new reader:\n%s\nwriter:\n%s", got, want)
+	}
+}
+
+func TestGenerationSharedByTwoWriters(t *testing.T) {
+	t.Parallel()
+	dir, _ := snapshotWriter(t)
+	entries := open(t, dir, false, "") // e.g. the entries function
+	users := open(t, dir, false, "")   // e.g. the users function, which never loads the index
+	r := open(t, dir, true, "")
+	if _, err := r.EntryMeta("blog", "first"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := entries.CreateEntry(&content.Entry{Collection: "blog", Slug: "x", Title: "X", Data: content.NewMap(0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := users.CreateUser(&content.User{ID: "bob", Email: "bob@example.com", Name: "Bob", PasswordHash: "scrypt:00:00"}); err != nil {
+		t.Fatal(err)
+	}
+	if users.IndexInfo().Loaded {
+		t.Errorf("a writer that only changed users loaded the entry index")
+	}
+	r.Refresh()
+	if _, err := r.EntryMeta("blog", "x"); err != nil {
+		t.Errorf("entry from the first writer lost after the second wrote: %v", err)
+	}
+	if _, err := r.User("bob"); err != nil {
+		t.Errorf("user from the second writer: %v", err)
+	}
+	entries.Refresh()
+	if _, err := entries.User("bob"); err != nil {
+		t.Errorf("writers see each other's changes: %v", err)
+	}
+}
+
+func TestSnapshotNeedsOption(t *testing.T) {
+	t.Parallel()
+	_, err := fsstore.Open(context.Background(), fsstore.Options{Dir: t.TempDir(), Watch: fsstore.WatchGeneration})
+	if content.KindOf(err) != content.Invalid {
+		t.Errorf("Open with generation watch and no snapshot: err = %v, want Invalid", err)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, snapSite))
+	if err := st.WriteSnapshot(t.Context()); content.KindOf(err) != content.Invalid {
+		t.Errorf("WriteSnapshot without the option: err = %v, want Invalid", err)
+	}
+	st.Refresh() // a no-op
+	if info := st.IndexInfo(); info.Loaded {
+		t.Errorf("IndexInfo without the option = %+v, want zero", info)
+	}
+	r := open(t, contenttest.WriteSite(t, snapSite), true, "")
+	if err := r.WriteSnapshot(t.Context()); content.KindOf(err) != content.Forbidden {
+		t.Errorf("WriteSnapshot on a read-only store: err = %v, want Forbidden", err)
+	}
+}
+
+func slugs(es []*content.Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Slug
+	}
+	return out
+}
+
+func tree(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		st, _ := d.Info()
+		fmt.Fprintf(&b, "%s %d %d\n", strings.TrimPrefix(p, dir), st.Size(), st.ModTime().UnixNano())
+		return nil
+	})
+	return b.String()
+}
+
+func read(t *testing.T, dir, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func write(t *testing.T, dir, name string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rm(t *testing.T, dir, name string) {
+	t.Helper()
+	if err := os.Remove(filepath.Join(dir, name)); err != nil {
+		t.Fatal(err)
+	}
+}
