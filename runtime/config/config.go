@@ -107,7 +107,13 @@ type Config struct {
 		Level  string // debug, info, warn, error
 		Format string // text or json; "" = text in development, json in production
 	}
-	Watch string // notify, poll, none
+	Watch string // notify, poll, none, or generation (Lambda: Refresh per request, see fsstore)
+	// IndexSnapshot keeps the entry index snapshot under .cms/ so start-up reads one file
+	// instead of every entry (ARCHITECTURE section 15).
+	IndexSnapshot bool
+	// BasePath is a path prefix the Lambda runner strips from requests (an API Gateway custom
+	// domain's mapping path, e.g. /cms); "" = none.
+	BasePath string
 
 	introspectionSet bool
 
@@ -171,6 +177,7 @@ func Default() Config {
 	c.Assets.MaxUploadBytes = 10 << 20
 	c.Log.Level = "info"
 	c.Watch = "notify"
+	c.IndexSnapshot = true
 	return c
 }
 
@@ -291,6 +298,9 @@ func (c *Config) validate() []error {
 	if !strings.HasPrefix(c.Public.BasePath, "/") || strings.HasSuffix(c.Public.BasePath, "/") {
 		bad("public.basePath", "must start with / and not end with /, not %q", c.Public.BasePath)
 	}
+	if c.BasePath != "" && (!strings.HasPrefix(c.BasePath, "/") || strings.HasSuffix(c.BasePath, "/")) {
+		bad("basePath", "must be empty or start with / and not end with /, not %q", c.BasePath)
+	}
 	if !strings.HasPrefix(c.GraphQL.Path, "/") {
 		bad("graphql.path", "must start with /")
 	}
@@ -302,8 +312,12 @@ func (c *Config) validate() []error {
 	}
 	switch c.Watch {
 	case "notify", "poll", "none":
+	case "generation":
+		if !c.IndexSnapshot {
+			bad("watch", "generation needs indexSnapshot: true")
+		}
 	default:
-		bad("watch", "must be notify, poll or none, not %q", c.Watch)
+		bad("watch", "must be notify, poll, none or generation, not %q", c.Watch)
 	}
 	switch c.Log.Level {
 	case "debug", "info", "warn", "error":

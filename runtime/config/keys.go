@@ -59,6 +59,8 @@ func (c *Config) keys() map[string]key {
 		"log.level":                          strKey(&c.Log.Level),
 		"log.format":                         strKey(&c.Log.Format),
 		"watch":                              strKey(&c.Watch),
+		"indexSnapshot":                      boolKey(&c.IndexSnapshot),
+		"basePath":                           strKey(&c.BasePath),
 	}
 }
 
