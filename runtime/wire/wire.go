@@ -142,6 +142,7 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		AssetsDir:    cfg.AssetsPath,
 		ReadOnly:     cfg.ReadOnly,
 		Watch:        cfg.Watch,
+		Snapshot:     cfg.IndexSnapshot,
 		Log:          log.With("component", "store"),
 	})
 	if err != nil {
