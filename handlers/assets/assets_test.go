@@ -44,7 +44,7 @@ type opts struct {
 	allowed []string
 }
 
-func newHandler(t *testing.T, o opts) (http.Handler, string) {
+func newHandler(t testing.TB, o opts) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
 	auth := webtest.NewAuth()
@@ -69,7 +69,7 @@ type upload struct {
 	path     string
 }
 
-func (u upload) request(t *testing.T) *http.Request {
+func (u upload) request(t testing.TB) *http.Request {
 	t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
@@ -98,7 +98,7 @@ func (u upload) request(t *testing.T) *http.Request {
 	return r
 }
 
-func do(t *testing.T, h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+func do(t testing.TB, h http.Handler, r *http.Request) *httptest.ResponseRecorder {
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
 	return w

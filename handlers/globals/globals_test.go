@@ -44,7 +44,7 @@ const (
 	other  = "other"
 )
 
-func newHandler(t *testing.T) (http.Handler, string) {
+func newHandler(t testing.TB) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
 	auth := webtest.NewAuth()
