@@ -2,9 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
+	"net/http"
+	"net/http/pprof"
 	"strings"
+	"time"
 
 	"cms/runtime/config"
 	"cms/runtime/groups"
@@ -32,6 +37,13 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	for _, w := range warns {
 		log.Warn(string(w))
 	}
+	if a := e.getenv("CMS_PPROF_ADDR"); a != "" {
+		stop, err := servePprof(a, log)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	svc, err := wire.NewServices(ctx, cfg, log)
 	if err != nil {
 		return err
@@ -56,4 +68,34 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 			ready(a)
 		}
 	})
+}
+
+// servePprof exposes net/http/pprof on its own loopback listener when CMS_PPROF_ADDR is set
+// (opt-in, for profiling under `make bench`); it never shares the service's mux or port.
+func servePprof(addr string, log *slog.Logger) (stop func(), err error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("CMS_PPROF_ADDR: %w", err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("CMS_PPROF_ADDR %q: profiling is only served on a loopback address", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("CMS_PPROF_ADDR: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Warn("pprof listener stopped", "err", err)
+		}
+	}()
+	log.Info("pprof enabled", "addr", ln.Addr().String())
+	return func() { srv.Close() }, nil
 }
