@@ -339,3 +339,37 @@ func TestNew(t *testing.T) {
 		t.Error("New with an allowed type that is not a MIME type succeeded")
 	}
 }
+
+// TestAuthorisationMatrix checks every endpoint without credentials (401) and with a role that
+// lacks the permission (403), before anything is read or written.
+func TestAuthorisationMatrix(t *testing.T) {
+	t.Parallel()
+	h, dir := newHandler(t, opts{})
+	endpoints := []struct{ method, path, body string }{
+		{"GET", "/api/assets", ""},
+		{"DELETE", "/api/assets?path=logo.png", ""},
+		{"GET", "/api/assets/meta?path=logo.png", ""},
+		{"PUT", "/api/assets/meta?path=logo.png", `{"alt":"x"}`},
+		{"POST", "/api/assets/move", `{"from":"logo.png","to":"x.png"}`},
+		{"POST", "/api/assets/folders", `{"path":"x"}`},
+	}
+	for _, e := range endpoints {
+		for token, want := range map[string]int{"": 401, other: 403} {
+			var body any
+			if e.body != "" {
+				body = e.body
+			}
+			if w := webtest.Do(t, h, webtest.Request{Method: e.method, Path: e.path, Token: token, Body: body}); w.Code != want {
+				t.Errorf("%s %s as %q = %d, want %d", e.method, e.path, token, w.Code, want)
+			}
+		}
+	}
+	for _, token := range []string{"", other} {
+		if w := do(t, h, upload{token: token, filename: "a.png", data: []byte("x")}.request(t)); w.Code < 401 || w.Code > 403 {
+			t.Errorf("upload as %q = %d", token, w.Code)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "public/assets/logo.png")); err != nil {
+		t.Errorf("a refused request changed the assets: %v", err)
+	}
+}

@@ -262,3 +262,31 @@ func TestNewRequiresStore(t *testing.T) {
 		t.Fatal("New without a store succeeded")
 	}
 }
+
+// TestAuthorisationMatrix checks every endpoint without credentials (401), with a role that
+// lacks the permission (403) and with one that has it (2xx).
+func TestAuthorisationMatrix(t *testing.T) {
+	t.Parallel()
+	endpoints := []struct{ method, path, body string }{
+		{"GET", "/api/taxonomies", ""},
+		{"GET", "/api/taxonomies/tags", ""},
+		{"GET", "/api/taxonomies/tags/terms", ""},
+		{"POST", "/api/taxonomies/tags/terms", `{"title":"Fresh"}`},
+		{"GET", "/api/taxonomies/tags/terms/news", ""},
+		{"PUT", "/api/taxonomies/tags/terms/news", `{"title":"News"}`},
+		{"DELETE", "/api/taxonomies/tags/terms/unused", ""},
+	}
+	for _, e := range endpoints {
+		for token, want := range map[string]int{"": 401, other: 403, manager: 200} {
+			h, _ := newHandler(t)
+			var body any
+			if e.body != "" {
+				body = e.body
+			}
+			w := webtest.Do(t, h, webtest.Request{Method: e.method, Path: e.path, Token: token, Body: body})
+			if got := w.Code; got != want && !(want == 200 && got >= 200 && got < 300) {
+				t.Errorf("%s %s as %q = %d, want %d: %s", e.method, e.path, token, got, want, w.Body)
+			}
+		}
+	}
+}
