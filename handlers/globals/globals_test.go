@@ -2,6 +2,7 @@ package globals_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
@@ -207,5 +208,33 @@ func TestFixtureRoundTrip(t *testing.T) {
 		Header: http.Header{"If-Match": {get.Header().Get("ETag")}}})
 	if get.Code != 200 || put.Code != 200 || !strings.Contains(put.Body.String(), string(body.Data)) {
 		t.Errorf("GET = %d, PUT back = %d %s", get.Code, put.Code, put.Body)
+	}
+}
+
+// TestConcurrentIfMatch sends many PUTs carrying the same ETag at once: exactly one wins.
+func TestConcurrentIfMatch(t *testing.T) {
+	t.Parallel()
+	h, _ := newHandler(t)
+	etag := webtest.Do(t, h, webtest.Request{Path: "/api/globals/site", Token: editor}).Header().Get("ETag")
+	const n = 8
+	codes := make(chan int, n)
+	for i := range n {
+		go func() {
+			codes <- webtest.Do(t, h, webtest.Request{Method: "PUT", Path: "/api/globals/site", Token: editor,
+				Body: fmt.Sprintf(`{"site_name":"Writer %d"}`, i), Header: http.Header{"If-Match": {etag}}}).Code
+		}()
+	}
+	won := 0
+	for range n {
+		switch c := <-codes; c {
+		case 200:
+			won++
+		case 409:
+		default:
+			t.Errorf("PUT = %d", c)
+		}
+	}
+	if won != 1 {
+		t.Errorf("%d PUTs with the same ETag succeeded, want 1", won)
 	}
 }
