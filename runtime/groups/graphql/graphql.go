@@ -1,0 +1,46 @@
+// Package graphql wires the GraphQL group (handlers/graphql), a read-only frontend that scales
+// out. graphql.enabled: false leaves it unmounted, so its path answers 404.
+package graphql
+
+import (
+	"net/http"
+
+	"cms/content/fsstore"
+	gqlh "cms/handlers/graphql"
+	"cms/runtime/config"
+	"cms/runtime/wire"
+)
+
+var _ gqlh.Store = (*fsstore.Store)(nil)
+
+// Group describes the GraphQL group for the runners.
+func Group() wire.Group {
+	return wire.Group{Name: "graphql", Prefixes: Prefixes, Build: Build}
+}
+
+// Prefixes are the paths the group serves: exactly the configured endpoint.
+func Prefixes(c config.Config) []string { return gqlh.Prefixes(c.GraphQL.Path) }
+
+// Build builds the GraphQL group, or returns nil when configuration disables it.
+func Build(s *wire.Services) (http.Handler, error) {
+	c := s.Config.GraphQL
+	if !c.Enabled {
+		return nil, nil
+	}
+	return gqlh.New(gqlh.Deps{
+		Store:    s.Store,
+		Auth:     s.Auth,
+		Markdown: s.Markdown,
+		Log:      s.Log.With("group", "graphql"),
+		Now:      s.Now,
+		Config: gqlh.Config{
+			Enabled:       true,
+			Introspection: c.Introspection,
+			Path:          c.Path,
+			MaxDepth:      c.MaxDepth,
+			MaxComplexity: c.MaxComplexity,
+			Timeout:       c.Timeout,
+			MaxBodyBytes:  c.MaxBodyBytes,
+		},
+	})
+}
