@@ -10,6 +10,7 @@ import (
 	"cms/runtime/groups/assets"
 	"cms/runtime/groups/entries"
 	"cms/runtime/groups/globals"
+	"cms/runtime/groups/graphql"
 	"cms/runtime/groups/health"
 	"cms/runtime/groups/navigation"
 	"cms/runtime/groups/publicentries"
@@ -32,6 +33,7 @@ func All() []wire.Group {
 		assets.Group(),
 		assetfiles.Group(),
 		settings.Group(),
+		graphql.Group(),
 	}
 }
 
