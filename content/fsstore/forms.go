@@ -45,12 +45,14 @@ const submittedAtLayout = "2006-01-02T15:04:05.000Z"
 
 func (s *Store) submissionDir(form string) string { return s.contentPath("forms", form) }
 
-// NewSubmissionID returns a version 7 UUID for a submission made at t.
+// NewSubmissionID returns a version 7 UUID for a submission made at t. The 12 bits after the
+// milliseconds hold the fraction of the millisecond (RFC 9562, method 3), so ids of one process
+// sort by time to about a quarter of a microsecond; the remaining 62 bits are random.
 func NewSubmissionID(t time.Time) string {
 	var u uuid.UUID
-	binary.BigEndian.PutUint64(u[:8], uint64(t.UnixMilli())<<16)
-	_, _ = rand.Read(u[6:])
-	u[6] = 0x70 | u[6]&0x0f // version 7
+	_, _ = rand.Read(u[8:])
+	frac := uint64(t.Nanosecond()%1e6) * 4096 / 1e6
+	binary.BigEndian.PutUint64(u[:8], uint64(t.UnixMilli())<<16|0x7000|frac)
 	u[8] = 0x80 | u[8]&0x3f // RFC 9562 variant
 	return u.String()
 }

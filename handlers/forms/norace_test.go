@@ -1,0 +1,5 @@
+//go:build !race
+
+package forms_test
+
+const raceEnabled = false

@@ -1,0 +1,62 @@
+package hooktest_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"cms/content"
+	"cms/handlers/hooks/hooktest"
+	"cms/wasmhooks"
+)
+
+func TestModulesFollowTheABI(t *testing.T) {
+	t.Parallel()
+	h, err := wasmhooks.New(wasmhooks.Options{Limits: wasmhooks.Limits{CallTimeout: 200 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close(t.Context()) })
+	long := strings.Repeat("x", hooktest.SmokeSafe)
+	tests := []struct {
+		name      string
+		mod       hooktest.Module
+		checkOK   bool
+		value     string
+		valid     bool
+		callFails bool
+	}{
+		{name: "valid", mod: hooktest.Module{Response: hooktest.Valid}, checkOK: true, value: long, valid: true},
+		{name: "invalid", mod: hooktest.Module{Response: hooktest.Invalid}, checkOK: true, value: "x", valid: false},
+		{name: "trap on long", mod: hooktest.Module{Response: hooktest.Valid, TrapAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true},
+		{name: "loop on long", mod: hooktest.Module{Response: hooktest.Valid, LoopAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true},
+		{name: "forbidden import", mod: hooktest.Module{Response: hooktest.Valid, ImportEnv: true}},
+		{name: "no validate", mod: hooktest.Module{Response: hooktest.Valid, NoValidate: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			wasm := tc.mod.Bytes()
+			info, err := h.Check(t.Context(), wasm)
+			if !tc.checkOK {
+				if content.KindOf(err) != content.Invalid {
+					t.Fatalf("Check = %v, want an Invalid error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Check: %v", err)
+			}
+			resp, err := h.Validate(t.Context(), wasmhooks.Module{Name: tc.name, SHA256: info.SHA256, Load: func() ([]byte, error) { return wasm, nil }},
+				wasmhooks.Request{Form: "f", Field: "x", Value: tc.value})
+			if tc.callFails {
+				if err == nil {
+					t.Fatalf("Validate = %+v, want an error", resp)
+				}
+				return
+			}
+			if err != nil || resp.Valid != tc.valid {
+				t.Fatalf("Validate = %+v, %v; want valid %v", resp, err, tc.valid)
+			}
+		})
+	}
+}
