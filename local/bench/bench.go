@@ -167,13 +167,13 @@ func serveArgs(site string) []string {
 }
 
 // startCMS starts cms serve on the site of n entries and waits until it is ready.
-func (b *bench) startCMS(ctx context.Context, n int, label string) (*proc, time.Duration, error) {
+func (b *bench) startCMS(ctx context.Context, n int, label string, env ...string) (*proc, time.Duration, error) {
 	site, err := b.site(n)
 	if err != nil {
 		return nil, 0, err
 	}
 	logPath := filepath.Join(b.dir, "logs", fmt.Sprintf("cms-%d-%s.log", n, label))
-	p, err := startProc(ctx, "cms serve", b.cmsBin, serveArgs(site), logPath, childEnv())
+	p, err := startProc(ctx, "cms serve", b.cmsBin, serveArgs(site), logPath, childEnv(env...))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -61,6 +61,7 @@ type options struct {
 	serverLog    string
 	readyTimeout time.Duration
 	logins       int
+	profileDir   string
 	args         []string
 }
 
@@ -83,6 +84,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.serverLog, "server-log", "info", "log.level of cms serve (info logs one access line per request)")
 	fs.DurationVar(&o.readyTimeout, "ready-timeout", 3*time.Minute, "longest wait for a server to become ready")
 	fs.IntVar(&o.logins, "logins", 5, "sequential logins timed by the login scenario")
+	fs.StringVar(&o.profileDir, "profile", "", "write a CPU profile of cms serve per load scenario into this folder (sets CMS_PPROF_ADDR)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

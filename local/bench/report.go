@@ -104,12 +104,17 @@ type loadRow struct {
 	Load1       float64       `json:"loadAverage1m"`
 	Statuses    map[int]int64 `json:"statuses,omitempty"`
 	FirstError  string        `json:"firstError,omitempty"`
+	Profile     string        `json:"profile,omitempty"` // CPU profile file (-profile)
+	BodyBytes   int64         `json:"avgBodyBytes,omitempty"`
 }
 
 func (r *loadRow) fill(m measured) {
 	r.OK, r.Errors, r.RPS = m.ok, m.errors, m.rps
 	r.P50ms, r.P99ms = ms(m.p50), ms(m.p99)
 	r.Statuses, r.FirstError = m.statuses, m.firstError
+	if n := m.ok + m.errors; n > 0 {
+		r.BodyBytes = m.bytes / n
+	}
 	if m.errors > 0 && r.Note == "" {
 		r.Note = fmt.Sprintf("%d errors, first: %s", m.errors, m.firstError)
 	}
@@ -198,7 +203,7 @@ func (rep *report) writeLoad(w io.Writer) {
 		lr.Site, lr.ServerCmd, lr.TrivialCmd, lr.Generator, lr.Conns, lr.Duration, lr.Warmup, numCPU(), lr.TrivialRPS)
 	var rows [][]string
 	for _, r := range lr.Rows {
-		rps, p50, p99, ratio, cpu, cpuRatio := "-", "-", "-", "-", "-", "-"
+		rps, p50, p99, ratio, cpu, cpuRatio, size := "-", "-", "-", "-", "-", "-", "-"
 		if r.Verdict != "SKIP" && r.Verdict != "ERROR" {
 			if r.Scenario != "login" {
 				rps = fmt.Sprintf("%.0f", r.RPS)
@@ -216,17 +221,29 @@ func (rep *report) writeLoad(w io.Writer) {
 			if r.CPURatio > 0 {
 				cpuRatio = fmt.Sprintf("%.2f", r.CPURatio)
 			}
+			if r.BodyBytes > 0 {
+				size = fmt.Sprintf("%.1f", float64(r.BodyBytes)/1024)
+			}
 		}
 		if r.Scenario == "login" {
 			p99 += " (max)"
 		}
-		rows = append(rows, []string{r.Scenario, rps, p50, p99, ratio, cpu, cpuRatio, fmt.Sprintf("%.1f", r.Load1), r.Target, r.Verdict, r.Note})
+		rows = append(rows, []string{r.Scenario, rps, p50, p99, ratio, cpu, cpuRatio, size, fmt.Sprintf("%.1f", r.Load1), r.Target, r.Verdict, r.Note})
 	}
-	table(w, []string{"scenario", "req/s", "p50 ms", "p99 ms", "x trivial", "server CPU us/req", "x trivial by CPU", "load avg", "target", "verdict", "note"}, rows)
+	table(w, []string{"scenario", "req/s", "p50 ms", "p99 ms", "x trivial", "server CPU us/req", "x trivial by CPU", "KiB/resp", "load avg", "target", "verdict", "note"}, rows)
 	fmt.Fprintf(w, "\nx trivial = req/s over the trivial handler's (the targets); x trivial by CPU = the trivial handler's server CPU per request over the scenario's, which other processes on the machine hardly disturb. load avg = 1-minute load average when the scenario started (above %d, other work competed for the CPUs).\n", numCPU())
 	fmt.Fprintln(w, "\nrequests:")
 	for _, r := range lr.Rows {
 		fmt.Fprintf(w, "  %-16s %s\n", r.Scenario, r.Request)
+	}
+	var profiles []string
+	for _, r := range lr.Rows {
+		if r.Profile != "" {
+			profiles = append(profiles, fmt.Sprintf("  %-16s %s", r.Scenario, r.Profile))
+		}
+	}
+	if len(profiles) > 0 {
+		fmt.Fprintf(w, "\nCPU profiles of cms serve (go tool pprof -top CMS_BINARY FILE):\n%s\n", strings.Join(profiles, "\n"))
 	}
 }
 

@@ -41,18 +41,15 @@ func graphQLListNames() []string { return []string{"postsList", "posts"} }
 
 // siteFacts are what the load scenarios need to know about the site, derived from sitegen.
 type siteFacts struct {
-	published []string       // slugs of published entries
-	perCat    map[string]int // published entries per category
+	published []string // slugs of published entries
 }
 
 func factsOf(n int) siteFacts {
-	f := siteFacts{perCat: map[string]int{}}
+	var f siteFacts
 	o := sitegen.Options{}
 	for i := range n {
-		m := sitegen.Post(i, o)
-		if m.Published {
+		if m := sitegen.Post(i, o); m.Published {
 			f.published = append(f.published, m.Slug)
-			f.perCat[m.Category]++
 		}
 	}
 	return f
@@ -78,7 +75,20 @@ func (b *bench) loadRuns(ctx context.Context) error {
 	if _, err := triv.waitReady(ctx, "/", 30*time.Second); err != nil {
 		return err
 	}
-	cms, _, err := b.startCMS(ctx, n, "load")
+	var extraEnv []string
+	pprofAddr := ""
+	if b.o.profileDir != "" {
+		if err := os.MkdirAll(b.o.profileDir, 0o755); err != nil {
+			return err
+		}
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		pprofAddr = fmt.Sprintf("127.0.0.1:%d", port)
+		extraEnv = append(extraEnv, "CMS_PPROF_ADDR="+pprofAddr)
+	}
+	cms, _, err := b.startCMS(ctx, n, "load", extraEnv...)
 	if err != nil {
 		return err
 	}
@@ -98,7 +108,7 @@ func (b *bench) loadRuns(ctx context.Context) error {
 	b.printf("  cms:     %s (pid %d, GOMAXPROCS default)\n  trivial: %s (pid %d)\n", lr.ServerCmd, cms.pid(), lr.TrivialCmd, triv.pid())
 	b.printf("  the load generator runs in this process and shares the %d cores with the server under test\n\n", numCPU())
 
-	s := &session{b: b, cms: cms, triv: triv, facts: facts}
+	s := &session{b: b, cms: cms, triv: triv, facts: facts, pprofAddr: pprofAddr}
 	want := func(name string) bool { return slices.Contains(b.o.scenarios, name) }
 	// The trivial handler is measured first and last (the mean is the yardstick), so drift
 	// during the run shows and is averaged out.
@@ -150,6 +160,8 @@ type session struct {
 	triv  *proc
 	facts siteFacts
 	token string // session token from login; "" when login is not available
+	// pprofAddr is cms's pprof listener when -profile is set.
+	pprofAddr string
 	// loginNote says why auth scenarios are skipped, if they are.
 	loginNote string
 }
@@ -200,8 +212,10 @@ func (s *session) measure(ctx context.Context, sc scenario) {
 		}
 	}
 	row.Load1 = loadAverage()
+	profiled := s.startProfile(ctx, sc, row)
 	cpu0, cpuErr := cpuTime(sc.base.pid())
 	m, err := runner(ctx, s.b.o.duration)
+	profiled()
 	if err != nil {
 		row.Verdict, row.Note = "ERROR", err.Error()
 		return
@@ -244,11 +258,12 @@ type measured struct {
 	p50, p99   time.Duration
 	firstError string
 	statuses   map[int]int64
+	bytes      int64 // response body bytes read; 0 when unknown (wrk)
 }
 
 func fromLoad(r *load.Result) measured {
 	return measured{ok: r.OK, errors: r.Errors, rps: r.RPS(), p50: r.Latency.Quantile(0.5), p99: r.Latency.Quantile(0.99),
-		firstError: r.FirstError, statuses: r.Statuses}
+		firstError: r.FirstError, statuses: r.Statuses, bytes: r.BytesRead}
 }
 
 func (s *session) trivial(name string) scenario {
@@ -281,17 +296,16 @@ func (s *session) list() scenario {
 		path: func(int, uint64) string { return p }}
 }
 
-// listUncached cycles through many distinct list queries (category × sort key × offset), so a
-// query repeats only after tens of thousands of requests and the response cache rarely helps.
+// listUncached cycles through many distinct list queries — category × featured (absent, true,
+// false) × sort key × offset 0..99 — so a query repeats only after uncachedQueries requests and
+// the response cache rarely helps. Offsets stay within the first pages, where real clients
+// read; deep pages cost more still (see the report's notes).
 func (s *session) listUncached() scenario {
 	cats := sitegen.Categories()
+	featured := []string{"", `,"featured":true`, `,"featured":false`}
 	sorts := []string{"-rating", "rating", "title", "-title", "-createdAt", "createdAt"}
-	minCat := 1 << 30
-	for _, c := range cats {
-		minCat = min(minCat, s.facts.perCat[c])
-	}
-	offsets := max(minCat-10, 1) // every page is full
-	combos := uint64(len(cats) * len(sorts) * offsets)
+	const offsets = 100
+	combos := uint64(len(cats) * len(featured) * len(sorts) * offsets)
 	var counter atomic.Uint64
 	// A fixed permutation step (coprime with combos) spreads consecutive requests over the space.
 	step := coprimeStep(combos)
@@ -299,12 +313,14 @@ func (s *session) listUncached() scenario {
 		k = (k * step) % combos
 		c := cats[k%uint64(len(cats))]
 		k /= uint64(len(cats))
+		f := featured[k%uint64(len(featured))]
+		k /= uint64(len(featured))
 		so := sorts[k%uint64(len(sorts))]
 		k /= uint64(len(sorts))
-		return fmt.Sprintf("%s?limit=10&offset=%d&sort=%s&filter=%s", publicEntriesAPI, k, so, url.QueryEscape(`{"category":"`+c+`"}`))
+		return fmt.Sprintf("%s?limit=10&offset=%d&sort=%s&filter=%s", publicEntriesAPI, k, so, url.QueryEscape(`{"category":"`+c+`"`+f+`}`))
 	}
 	return scenario{name: "list-uncached",
-		request: fmt.Sprintf("GET %s?limit=10&offset=N&sort=S&filter={\"category\":C}, %d distinct queries in turn", publicEntriesAPI, combos),
+		request: fmt.Sprintf(`GET %s?limit=10&offset=0..99&sort=S&filter={"category":C[,"featured":F]}, %d distinct queries in turn (repeats only after that many requests)`, publicEntriesAPI, combos),
 		base:    s.cms, method: http.MethodGet,
 		path: func(int, uint64) string { return pathOf(counter.Add(1) - 1) }}
 }
@@ -593,4 +609,40 @@ func (s *session) judge() {
 			r.Note = strings.TrimSpace(r.Note + fmt.Sprintf(" %d errors", r.Errors))
 		}
 	}
+}
+
+// startProfile fetches a CPU profile of cms for the measured duration of a cms scenario into
+// the -profile folder, and returns a function that waits for it.
+func (s *session) startProfile(ctx context.Context, sc scenario, row *loadRow) (wait func()) {
+	if s.pprofAddr == "" || sc.base != s.cms {
+		return func() {}
+	}
+	secs := max(1, int(s.b.o.duration.Round(time.Second)/time.Second))
+	file := filepath.Join(s.b.o.profileDir, strings.ReplaceAll(sc.name, " ", "_")+".pprof")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		u := fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.pprofAddr, secs)
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return
+		}
+		resp, err := (&http.Client{Timeout: time.Duration(secs+30) * time.Second}).Do(req)
+		if err != nil {
+			row.Profile = "profile failed: " + err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			row.Profile = fmt.Sprintf("profile failed: %d %v", resp.StatusCode, err)
+			return
+		}
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			row.Profile = "profile failed: " + err.Error()
+			return
+		}
+		row.Profile = file
+	}()
+	return func() { <-done }
 }
