@@ -45,6 +45,7 @@ type Services struct {
 	Started  time.Time
 
 	closers []func() error
+	shared  sharedValues // see Shared
 }
 
 // Close releases what the services hold (watchers, caches).
