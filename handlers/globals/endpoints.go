@@ -48,7 +48,8 @@ func implicitDef(h string) *content.GlobalDef {
 	return &content.GlobalDef{Handle: h, Title: strings.ToUpper(h[:1]) + h[1:], Blueprint: h}
 }
 
-// global resolves the handle of the request to a definition, explicit or implicit.
+// global resolves the handle of the request to a definition, explicit or implicit. A data file
+// that exists counts even when it does not parse, so that PUT can replace a broken file.
 func (a *api) global(r *http.Request) (*content.GlobalDef, error) {
 	h := r.PathValue("handle")
 	if !content.ValidHandle(h) {
@@ -61,11 +62,7 @@ func (a *api) global(r *http.Request) (*content.GlobalDef, error) {
 	if !content.IsNotFound(err) {
 		return nil, err
 	}
-	doc, err := a.Store.Global(h)
-	if err != nil {
-		return nil, err
-	}
-	if !doc.Exists {
+	if doc, err := a.Store.Global(h); err == nil && !doc.Exists {
 		return nil, content.NotFoundf("globals.get", h, "Global %q not found", h)
 	}
 	return implicitDef(h), nil

@@ -8,7 +8,8 @@
 // A global is defined by resources/globals/{handle}.yaml and its values live in
 // content/globals/{handle}.yaml; a data file without a definition (as Madori sites may have) is
 // served as a global whose blueprint is named after it. A handle with neither is 404, and PUT
-// never creates a global silently.
+// never creates a global silently. A data file that does not parse (a bad hand edit) is a 500
+// on GET, logged with its line; PUT replaces it.
 //
 // PUT replaces the values as a whole (keys left out are removed), after checking them against
 // resources/blueprints/globals/{blueprint}.yaml when it exists (422 VALIDATION_ERROR with

@@ -107,6 +107,7 @@ func TestEndpoints(t *testing.T) {
 		{"put stale if-match", webtest.Request{Method: "PUT", Path: "/api/globals/site", Token: editor, Body: `{"site_name":"S"}`, Header: http.Header{"If-Match": {`"0000"`}}}, 409, "CONFLICT", "", ""},
 		{"put malformed if-match", webtest.Request{Method: "PUT", Path: "/api/globals/site", Token: editor, Body: `{"site_name":"S"}`, Header: http.Header{"If-Match": {`abc`}}}, 400, "BAD_REQUEST", "", ""},
 		{"put if-match star", webtest.Request{Method: "PUT", Path: "/api/globals/site", Token: editor, Body: `{"site_name":"S"}`, Header: http.Header{"If-Match": {`*`}}}, 200, "", `{"data":{"site_name":"S"}}`, ""},
+		{"put replaces a broken file", webtest.Request{Method: "PUT", Path: "/api/globals/broken", Token: editor, Body: `{"a":1}`}, 200, "", `{"data":{"a":1}}`, ""},
 		{"put without blueprint", webtest.Request{Method: "PUT", Path: "/api/globals/orphan", Token: editor, Body: `{"anything":true}`}, 200, "", `{"data":{"anything":true}}`, ""},
 	}
 	for _, c := range cases {

@@ -94,34 +94,35 @@ func wire(d *content.NavigationDef, items []content.NavItem, res *resolver) navi
 	return navigation{Handle: d.Handle, Title: d.Title, MaxDepth: d.MaxDepth, Collections: cols, Items: res.items(items)}
 }
 
-// definition resolves the handle of the request and reads its tree.
-func (a *api) definition(r *http.Request) (*content.NavigationDef, fsstore.NavTree, error) {
+// definition resolves the handle of the request to a definition, explicit or implicit. A tree
+// file that exists counts even when it does not parse, so that PUT can replace a broken file.
+func (a *api) definition(r *http.Request) (*content.NavigationDef, error) {
 	h := r.PathValue("handle")
 	if !content.ValidHandle(h) {
-		return nil, fsstore.NavTree{}, web.BadRequest("Invalid navigation handle %q", h)
+		return nil, web.BadRequest("Invalid navigation handle %q", h)
 	}
 	d, err := a.Store.NavigationDef(h)
-	if err != nil && !content.IsNotFound(err) {
-		return nil, fsstore.NavTree{}, err
+	if err == nil {
+		return d, nil
 	}
-	tree, terr := a.Store.Navigation(h)
-	if terr != nil {
-		return nil, fsstore.NavTree{}, terr
+	if !content.IsNotFound(err) {
+		return nil, err
 	}
-	if d == nil {
-		if !tree.Exists {
-			return nil, fsstore.NavTree{}, content.NotFoundf("navigation.get", h, "Navigation %q not found", h)
-		}
-		d = implicitDef(h)
+	if tree, err := a.Store.Navigation(h); err == nil && !tree.Exists {
+		return nil, content.NotFoundf("navigation.get", h, "Navigation %q not found", h)
 	}
-	return d, tree, nil
+	return implicitDef(h), nil
 }
 
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "navigation", "view", ""); err != nil {
 		return err
 	}
-	d, tree, err := a.definition(r)
+	d, err := a.definition(r)
+	if err != nil {
+		return err
+	}
+	tree, err := a.Store.Navigation(d.Handle)
 	if err != nil {
 		return err
 	}
@@ -137,7 +138,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "navigation", "edit", ""); err != nil {
 		return err
 	}
-	d, _, err := a.definition(r)
+	d, err := a.definition(r)
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,8 @@
 // collections, blueprint) and its tree lives in content/navigation/{handle}.yaml under items.
 // A tree file without a definition is served as an unconstrained navigation; a handle with
 // neither is 404, and PUT never creates a navigation silently. The tree file is read on every
-// request, so a hand edit takes effect on the next one.
+// request, so a hand edit takes effect on the next one; one that does not parse is a 500 on GET
+// (logged with its line), and PUT replaces it.
 //
 // An item has a non-empty label and at most one of url (absolute http(s), mailto: or tel:, or
 // relative) and entry ("<collection>/<slug>"); an item with neither is a heading. external is a

@@ -142,6 +142,7 @@ func TestEndpoints(t *testing.T) {
 		{"put unauthenticated", webtest.Request{Method: "PUT", Path: "/api/navigation/main", Body: `{"items":[]}`}, 401, "AUTHENTICATION_ERROR", ""},
 		{"put view only", webtest.Request{Method: "PUT", Path: "/api/navigation/main", Token: viewer, Body: `{"items":[]}`}, 403, "AUTHORIZATION_ERROR", ""},
 		{"put unknown", put("nope", `{"items":[]}`), 404, "NOT_FOUND", ""},
+		{"put replaces a broken file", put("broken", `{"items":[{"label":"a","url":"/a"}]}`), 200, "", `{"data":{"handle":"broken","title":"Broken","max_depth":null,"collections":[],"items":[{"label":"a","url":"/a"}]}}`},
 		{"put malformed json", put("main", `{"items":[`), 400, "BAD_REQUEST", ""},
 		{"put not an object", put("main", `[]`), 400, "BAD_REQUEST", ""},
 		{"put items missing", put("main", `{}`), 422, "VALIDATION_ERROR", "items"},

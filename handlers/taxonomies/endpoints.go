@@ -122,8 +122,9 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// A missing term is 404 before its body is judged.
-	if _, _, err := a.Store.Term(t.Handle, s); err != nil {
+	// A missing term is 404 before its body is judged; a term file that does not parse can
+	// still be replaced.
+	if _, _, err := a.Store.Term(t.Handle, s); content.IsNotFound(err) {
 		return err
 	}
 	in, err := a.decode(w, r, op, t, s)
@@ -163,7 +164,7 @@ func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return web.BadRequest("force must be true or false")
 	}
-	if _, _, err := a.Store.Term(t.Handle, s); err != nil {
+	if _, _, err := a.Store.Term(t.Handle, s); content.IsNotFound(err) {
 		return err
 	}
 	if !force {

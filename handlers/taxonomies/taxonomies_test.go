@@ -44,6 +44,8 @@ colour: red
 title: Guides
 -- content/taxonomies/tags/unused.yaml --
 title: Unused
+-- content/taxonomies/tags/bad.yaml --
+title: [
 -- content/collections/blog/one.md --
 ---
 title: One
@@ -141,6 +143,10 @@ func TestEndpoints(t *testing.T) {
 		{"update", req("PUT", terms+"/news", manager, `{"title":"Fresh news","colour":"blue"}`), 200, "",
 			`{"data":{"taxonomy":"tags","slug":"news","title":"Fresh news","data":{"colour":"blue"}}}`},
 		{"update view only", req("PUT", terms+"/news", viewer, `{"title":"X"}`), 403, "AUTHORIZATION_ERROR", ""},
+		{"update replaces a broken file", req("PUT", terms+"/bad", manager, `{"title":"Bad no more"}`), 200, "",
+			`{"data":{"taxonomy":"tags","slug":"bad","title":"Bad no more","data":{}}}`},
+		{"get broken term", req("GET", terms+"/bad", viewer, nil), 500, "INTERNAL_ERROR", ""},
+		{"delete broken term", req("DELETE", terms+"/bad", manager, nil), 204, "", ""},
 		{"update missing", req("PUT", terms+"/nope", manager, `{"title":"X"}`), 404, "NOT_FOUND", ""},
 		{"update rename", req("PUT", terms+"/news", manager, `{"slug":"other","title":"X"}`), 422, "VALIDATION_ERROR", "slug"},
 		{"update invalid", req("PUT", terms+"/news", manager, `{"title":""}`), 422, "VALIDATION_ERROR", "title"},
