@@ -10,7 +10,9 @@
 // key then reads as its default again). site_name must be a non-empty string of at most 200
 // characters, locale a language tag such as "en" or "en-US", timezone an IANA zone name such as
 // "Europe/Paris"; a failure is 422 VALIDATION_ERROR with fields. Other keys are kept as sent.
-// The file is written atomically, and PUT with If-Match set to the ETag of a GET is refused with
+// A settings file that does not parse is a 500 for both GET and PUT (logged with its line): a
+// merge cannot keep keys it cannot read, so it is fixed by hand. The file is written atomically,
+// and PUT with If-Match set to the ETag of a GET is refused with
 // 409 CONFLICT when the file changed meanwhile.
 package settings
 
