@@ -35,6 +35,7 @@ func (s *Store) definitions() *definitions {
 	if d := s.defs.Load(); d != nil && !s.defsDirty.Load() {
 		return d
 	}
+	s.defs.Store(nil) // as in userCache: no reader may pair the stale snapshot with a clear flag
 	s.defsDirty.Store(false)
 	d := s.loadDefinitions()
 	d.gen = s.bump()

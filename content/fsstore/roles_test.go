@@ -2,11 +2,13 @@ package fsstore_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"cms/content"
@@ -107,4 +109,32 @@ func TestRoleWritesReadOnly(t *testing.T) {
 			t.Errorf("%s on read-only = %v, want Forbidden", name, err)
 		}
 	}
+}
+
+// A user or role written by one goroutine is visible to it at once, even while other goroutines
+// rebuild the caches (a reader once paired a stale cache with a cleared dirty flag).
+func TestWriteThenReadWhileOthersWrite(t *testing.T) {
+	t.Parallel()
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, rolesSite))
+	var wg sync.WaitGroup
+	for i := range 24 {
+		wg.Go(func() {
+			id := fmt.Sprintf("u%d", i)
+			if err := st.CreateUser(&content.User{ID: id, Email: id + "@example.com", Name: id, Roles: []string{}}); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := st.User(id); err != nil {
+				t.Errorf("user just created: %v", err)
+			}
+			if err := st.CreateRole(&content.Role{Handle: "r" + id, Display: id}); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := st.Role("r" + id); err != nil {
+				t.Errorf("role just created: %v", err)
+			}
+		})
+	}
+	wg.Wait()
 }

@@ -31,6 +31,9 @@ func (s *Store) userCache() *userCache {
 	if c := s.users.Load(); c != nil && !s.usersDirty.Load() {
 		return c
 	}
+	// Drop the stale cache before clearing the flag: a reader between the two stores would
+	// otherwise take the stale cache for current and miss a user just written.
+	s.users.Store(nil)
 	s.usersDirty.Store(false)
 	c := &userCache{byID: map[string]*content.User{}, byEmail: map[string]*content.User{}}
 	for _, id := range sortedKeys(s.yamlFiles(s.opts.UsersDir)) {
