@@ -88,7 +88,7 @@ func writeFile(b testing.TB, p, body string) {
 // The same question both ways: 10 published articles of one category, highest rating first,
 // five fields (REST always answers with the whole entry).
 const (
-	benchGraphQL = `{ articles(limit: 10, sort: "rating:desc", filter: {category: "news"}) { title slug rating category createdAt } }`
+	benchGraphQL = `{ articlesList(limit: 10, sort: "rating:desc", filter: {category: "news"}) { title slug rating category createdAt } }`
 	benchREST    = `/api/public/entries/articles?limit=10&sort=-rating&filter=%7B%22category%22%3A%22news%22%7D`
 )
 

@@ -96,8 +96,7 @@ func BenchmarkSchemaRebuild50(b *testing.B) {
 		}
 		bp := filepath.Join(dir, "resources", "blueprints", "collections", "collection-07.yaml")
 		i := 0
-		b.ReportAllocs()
-		for b.Loop() {
+		edit := func() {
 			i++
 			// Alternate the length so that even a coarse file clock shows a change.
 			if err := os.WriteFile(bp, []byte(blueprintYAML(i%2*10+1)), 0o644); err != nil {
@@ -110,6 +109,15 @@ func BenchmarkSchemaRebuild50(b *testing.B) {
 			if w.Code != http.StatusOK {
 				b.Fatal(w.Body.String())
 			}
+		}
+		before := st.DefinitionsGeneration()
+		edit()
+		if after := st.DefinitionsGeneration(); after == before {
+			b.Fatal("the blueprint edit was not noticed: the benchmark would measure nothing")
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			edit()
 		}
 	})
 }
