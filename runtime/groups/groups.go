@@ -9,9 +9,11 @@ import (
 	"cms/runtime/groups/assetfiles"
 	"cms/runtime/groups/assets"
 	"cms/runtime/groups/entries"
+	"cms/runtime/groups/forms"
 	"cms/runtime/groups/globals"
 	"cms/runtime/groups/graphql"
 	"cms/runtime/groups/health"
+	"cms/runtime/groups/hooks"
 	"cms/runtime/groups/navigation"
 	"cms/runtime/groups/publicentries"
 	"cms/runtime/groups/settings"
@@ -34,6 +36,8 @@ func All() []wire.Group {
 		assetfiles.Group(),
 		settings.Group(),
 		graphql.Group(),
+		forms.Group(),
+		hooks.Group(),
 	}
 }
 
