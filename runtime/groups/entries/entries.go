@@ -7,6 +7,7 @@ import (
 	"cms/content/fsstore"
 	"cms/handlers/entries"
 	"cms/runtime/config"
+	groupshooks "cms/runtime/groups/hooks"
 	"cms/runtime/wire"
 )
 
@@ -20,12 +21,18 @@ func Group() wire.Group {
 // Prefixes are the paths the group serves.
 func Prefixes(config.Config) []string { return entries.Prefixes() }
 
-// Build builds the CP entries and collections group. Hooks stays nil until the WASM hook
-// host is built; blueprints that call a hook then refuse saves with HOOK_UNAVAILABLE.
+// Build builds the CP entries and collections group. Hook rules run on the process's shared
+// WASM hook host; a blueprint that calls a hook that is not installed refuses saves with
+// HOOK_UNAVAILABLE.
 func Build(s *wire.Services) (http.Handler, error) {
+	runner, err := groupshooks.Runner(s)
+	if err != nil {
+		return nil, err
+	}
 	return entries.New(entries.Deps{
 		Store: s.Store,
 		Auth:  s.Auth,
+		Hooks: runner,
 		Log:   s.Log.With("group", "entries"),
 		Now:   s.Now,
 	})
