@@ -295,27 +295,49 @@ func parseDate(s string) (time.Time, bool) {
 }
 
 // Sort orders entries by keys; entries missing a key's value sort after those having it, in
-// either direction; ties keep the input order.
+// either direction; ties keep the input order. Each entry's key values are looked up once, not
+// once per comparison.
 func Sort(entries []*content.Entry, keys []SortKey) {
-	if len(keys) == 0 {
+	if len(keys) == 0 || len(entries) < 2 {
 		return
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return Less(entries[i], entries[j], keys) })
+	ks := decorate(entries, keys)
+	sort.SliceStable(ks, func(i, j int) bool { return lessKeyed(&ks[i], &ks[j], keys) })
+	for i := range ks {
+		entries[i] = ks[i].e
+	}
 }
 
-// Less reports whether a sorts before b under keys.
-func Less(a, b *content.Entry, keys []SortKey) bool {
-	for _, k := range keys {
-		va, aok := a.Field(k.Field)
-		vb, bok := b.Field(k.Field)
-		aok = aok && va != nil
-		bok = bok && vb != nil
+// keyed is an entry with its sort-key values resolved.
+type keyed struct {
+	e    *content.Entry
+	vals []any // nil = missing
+}
+
+func decorate(entries []*content.Entry, keys []SortKey) []keyed {
+	ks := make([]keyed, len(entries))
+	vals := make([]any, len(entries)*len(keys))
+	for i, e := range entries {
+		v := vals[i*len(keys) : (i+1)*len(keys) : (i+1)*len(keys)]
+		for j, k := range keys {
+			if x, ok := e.Field(k.Field); ok {
+				v[j] = x
+			}
+		}
+		ks[i] = keyed{e: e, vals: v}
+	}
+	return ks
+}
+
+func lessKeyed(a, b *keyed, keys []SortKey) bool {
+	for i, k := range keys {
+		va, vb := a.vals[i], b.vals[i]
 		switch {
-		case !aok && !bok:
+		case va == nil && vb == nil:
 			continue
-		case !aok:
+		case va == nil:
 			return false
-		case !bok:
+		case vb == nil:
 			return true
 		}
 		c := Compare(va, vb)
@@ -328,6 +350,12 @@ func Less(a, b *content.Entry, keys []SortKey) bool {
 		return c < 0
 	}
 	return false
+}
+
+// Less reports whether a sorts before b under keys.
+func Less(a, b *content.Entry, keys []SortKey) bool {
+	ks := decorate([]*content.Entry{a, b}, keys)
+	return lessKeyed(&ks[0], &ks[1], keys)
 }
 
 // DefaultOrder is a collection's own order: manual ("order" field) for sortable collections,

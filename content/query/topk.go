@@ -2,6 +2,7 @@ package query
 
 import (
 	"container/heap"
+	"sort"
 
 	"cms/content"
 )
@@ -15,34 +16,46 @@ func TopK(entries []*content.Entry, keys []SortKey, offset, limit int) []*conten
 		Sort(entries, keys)
 		return Page(entries, offset, limit)
 	}
-	h := &entryHeap{keys: keys, items: make([]*content.Entry, 0, k+1)}
-	for _, e := range entries {
+	ks := decorate(entries, keys)
+	h := &keyedHeap{keys: keys, items: make([]*keyed, 0, k+1)}
+	for i := range ks {
 		if h.Len() < k {
-			heap.Push(h, e)
+			heap.Push(h, &ks[i])
 			continue
 		}
-		// The heap root is the worst of the best k; replace it when e is better.
-		if Less(e, h.items[0], keys) {
-			h.items[0] = e
+		// The heap root is the worst of the best k; replace it when this one is better.
+		if lessKeyed(&ks[i], h.items[0], keys) {
+			h.items[0] = &ks[i]
 			heap.Fix(h, 0)
 		}
 	}
-	out := h.items
-	Sort(out, keys)
+	best := make([]keyed, len(h.items))
+	for i, it := range h.items {
+		best[i] = *it
+	}
+	sortKeyed(best, keys)
+	out := make([]*content.Entry, len(best))
+	for i := range best {
+		out[i] = best[i].e
+	}
 	return Page(out, offset, limit)
 }
 
-// entryHeap is a max-heap under keys (the root sorts last).
-type entryHeap struct {
-	keys  []SortKey
-	items []*content.Entry
+func sortKeyed(ks []keyed, keys []SortKey) {
+	sort.SliceStable(ks, func(i, j int) bool { return lessKeyed(&ks[i], &ks[j], keys) })
 }
 
-func (h *entryHeap) Len() int           { return len(h.items) }
-func (h *entryHeap) Less(i, j int) bool { return Less(h.items[j], h.items[i], h.keys) }
-func (h *entryHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
-func (h *entryHeap) Push(x any)         { h.items = append(h.items, x.(*content.Entry)) }
-func (h *entryHeap) Pop() any {
+// keyedHeap is a max-heap under keys (the root sorts last).
+type keyedHeap struct {
+	keys  []SortKey
+	items []*keyed
+}
+
+func (h *keyedHeap) Len() int           { return len(h.items) }
+func (h *keyedHeap) Less(i, j int) bool { return lessKeyed(h.items[j], h.items[i], h.keys) }
+func (h *keyedHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *keyedHeap) Push(x any)         { h.items = append(h.items, x.(*keyed)) }
+func (h *keyedHeap) Pop() any {
 	n := len(h.items) - 1
 	x := h.items[n]
 	h.items = h.items[:n]
