@@ -1,0 +1,155 @@
+package users
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+
+	"cms/content"
+	"cms/handlers/web"
+)
+
+// protectedRole cannot be changed or deleted over the API: losing it could lock every
+// administrator out.
+const protectedRole = "admin"
+
+// roleView is a role as the API shows it; permissions are never null.
+func roleView(r *content.Role) content.Role {
+	v := *r
+	if v.Permissions == nil {
+		v.Permissions = []content.Permission{}
+	}
+	return v
+}
+
+// roleHandle returns the role handle of the path; one that cannot name a role file is a 400.
+func roleHandle(r *http.Request) (string, error) {
+	h := r.PathValue("handle")
+	if !roleRE.MatchString(h) || len(h) > maxRoleHandle {
+		return "", web.BadRequest("Invalid role handle")
+	}
+	return h, nil
+}
+
+func (a *api) listRoles(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "users", "view", ""); err != nil {
+		return err
+	}
+	roles := a.Store.Roles()
+	out := make([]content.Role, 0, len(roles))
+	for _, role := range roles {
+		out = append(out, roleView(role))
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: out})
+	return nil
+}
+
+func (a *api) getRole(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "users", "view", ""); err != nil {
+		return err
+	}
+	h, err := roleHandle(r)
+	if err != nil {
+		return err
+	}
+	role, err := a.Store.Role(h)
+	if err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: roleView(role)})
+	return nil
+}
+
+func (a *api) createRole(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "users", "edit", ""); err != nil {
+		return err
+	}
+	body, err := web.ReadBody(w, r, maxBody)
+	if err != nil {
+		return err
+	}
+	role, err := parseRole("", body)
+	if err != nil {
+		return err
+	}
+	if err := a.Store.CreateRole(role); err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusCreated, web.Data{Data: roleView(role)})
+	return nil
+}
+
+func protected(op, verb string) error {
+	return &content.Error{Kind: content.Forbidden, Op: op, Code: "ROLE_PROTECTED",
+		Message: fmt.Sprintf("The %s role cannot be %s", protectedRole, verb)}
+}
+
+func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
+	const op = "users.updateRole"
+	if _, err := web.Require(a.Auth, r, "users", "edit", ""); err != nil {
+		return err
+	}
+	h, err := roleHandle(r)
+	if err != nil {
+		return err
+	}
+	if h == protectedRole {
+		return protected(op, "changed")
+	}
+	body, err := web.ReadBody(w, r, maxBody)
+	if err != nil {
+		return err
+	}
+	role, err := parseRole(h, body)
+	if err != nil {
+		return err
+	}
+	if err := a.Store.UpdateRole(role); err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: roleView(role)})
+	return nil
+}
+
+// RoleAssigned lists the users that still hold a role that was to be deleted.
+type RoleAssigned struct {
+	Users []string `json:"users"`
+}
+
+func (a *api) deleteRole(w http.ResponseWriter, r *http.Request) error {
+	const op = "users.deleteRole"
+	if _, err := web.Require(a.Auth, r, "users", "delete", ""); err != nil {
+		return err
+	}
+	h, err := roleHandle(r)
+	if err != nil {
+		return err
+	}
+	if h == protectedRole {
+		return protected(op, "deleted")
+	}
+	if _, err := a.Store.Role(h); err != nil {
+		return err
+	}
+	var holders []string
+	for _, u := range a.Store.Users() {
+		if slices.Contains(u.Roles, h) {
+			holders = append(holders, u.ID)
+		}
+	}
+	if len(holders) > 0 {
+		return &content.Error{Kind: content.Conflict, Op: op, Code: "ROLE_ASSIGNED",
+			Message: fmt.Sprintf("Role %q is assigned to %d user(s); remove it from them first", h, len(holders)),
+			Details: RoleAssigned{Users: holders}}
+	}
+	if err := a.Store.DeleteRole(h); err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
+}

@@ -1,0 +1,323 @@
+package users
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/google/uuid"
+
+	"cms/content"
+	"cms/content/access"
+	"cms/content/sessions"
+	"cms/handlers/auth"
+	"cms/handlers/web"
+)
+
+// View is a user as the API shows it. It has no field for the password hash, so the hash cannot
+// leave the server by accident.
+type View struct {
+	ID        string   `json:"id"`
+	Email     string   `json:"email"`
+	Name      string   `json:"name"`
+	Roles     []string `json:"roles"`
+	CreatedAt string   `json:"createdAt,omitempty"`
+	LastLogin string   `json:"lastLogin,omitempty"`
+	Theme     string   `json:"theme,omitempty"`
+}
+
+// view builds the API form of u. The last login is the later of the file's last_login (written
+// by the system we follow) and the last login this process saw.
+func (a *api) view(u *content.User) View {
+	v := View{ID: u.ID, Email: u.Email, Name: u.Name, Roles: u.Roles, CreatedAt: u.CreatedAt, LastLogin: u.LastLogin, Theme: u.Theme}
+	if v.Roles == nil {
+		v.Roles = []string{}
+	}
+	if t, ok := a.Sessions.LastLogin(u.ID); ok {
+		if prev, err := time.Parse(time.RFC3339Nano, u.LastLogin); err != nil || t.After(prev) {
+			v.LastLogin = t.UTC().Format(sessions.TimeFormat)
+		}
+	}
+	return v
+}
+
+func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }
+
+// pathID returns the user id of the path, with "me" standing for the caller. An id that cannot
+// name a user file is a 400.
+func pathID(r *http.Request, p *access.Principal) (id string, self bool, err error) {
+	id = r.PathValue("id")
+	if id == "me" {
+		return p.User.ID, true, nil
+	}
+	if !content.ValidHandle(id) {
+		return "", false, web.BadRequest("Invalid user id")
+	}
+	return id, id == p.User.ID, nil
+}
+
+func (a *api) list(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "users", "view", ""); err != nil {
+		return err
+	}
+	all := a.Store.Users()
+	out := make([]View, 0, len(all))
+	for _, u := range all {
+		v := a.view(u)
+		v.Theme = ""
+		out = append(out, v)
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: out})
+	return nil
+}
+
+func (a *api) get(w http.ResponseWriter, r *http.Request) error {
+	p, err := web.Authenticated(a.Auth, r)
+	if err != nil {
+		return err
+	}
+	switch r.PathValue("id") {
+	case "me":
+		return a.me(w, p)
+	case "capabilities":
+		return a.capabilities(w, p)
+	}
+	id, self, err := pathID(r, p)
+	if err != nil {
+		return err
+	}
+	if !self {
+		if err := p.Require("users", "view", ""); err != nil {
+			return err
+		}
+	}
+	u, err := a.Store.User(id)
+	if err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: a.view(u)})
+	return nil
+}
+
+// me answers GET /api/users/me: the caller, with the theme defaulting to "light".
+func (a *api) me(w http.ResponseWriter, p *access.Principal) error {
+	v := a.view(p.User)
+	if v.Theme == "" {
+		v.Theme = "light"
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: v})
+	return nil
+}
+
+// Capabilities is the body of GET /api/users/capabilities: every resource:action the caller holds
+// without a scope, and per collection what the caller may do with its entries.
+type Capabilities struct {
+	Capabilities map[string]bool                       `json:"capabilities"`
+	Scopes       map[string]map[string]map[string]bool `json:"scopes"`
+}
+
+func (a *api) capabilities(w http.ResponseWriter, p *access.Principal) error {
+	entries := map[string]map[string]bool{}
+	for _, c := range a.Store.Collections() {
+		acts := map[string]bool{}
+		for _, act := range content.Actions {
+			acts[act] = p.Can("entries", act, c.Handle)
+		}
+		entries[c.Handle] = acts
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, web.Data{Data: Capabilities{
+		Capabilities: p.Capabilities(),
+		Scopes:       map[string]map[string]map[string]bool{"entries": entries},
+	}})
+	return nil
+}
+
+// checkRolesExist reports roles that have no role file.
+func (a *api) checkRolesExist(op string, roles []string) error {
+	fields := content.FieldErrors{}
+	for _, h := range roles {
+		if _, err := a.Store.Role(h); err != nil {
+			if !content.IsNotFound(err) {
+				return err
+			}
+			fields.Add("roles", fmt.Sprintf("Role %q does not exist", h))
+		}
+	}
+	return fields.Err(op, "User payload is invalid")
+}
+
+func (a *api) create(w http.ResponseWriter, r *http.Request) error {
+	const op = "users.create"
+	if _, err := web.Require(a.Auth, r, "users", "create", ""); err != nil {
+		return err
+	}
+	body, err := web.ReadBody(w, r, maxBody)
+	if err != nil {
+		return err
+	}
+	req, err := parseCreate(body)
+	if err != nil {
+		return err
+	}
+	if err := a.checkRolesExist(op, req.Roles); err != nil {
+		return err
+	}
+	if req.ID == "" {
+		req.ID = uuid.NewString()
+	}
+	hash, err := hashPassword(op, req.Password)
+	if err != nil {
+		return err
+	}
+	roles := req.Roles
+	if roles == nil {
+		roles = []string{}
+	}
+	u := &content.User{ID: req.ID, Email: req.Email, Name: req.Name, PasswordHash: hash, Roles: roles,
+		Theme: req.Theme, CreatedAt: a.Now().UTC().Format(sessions.TimeFormat)}
+	if err := a.Store.CreateUser(u); err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusCreated, web.Data{Data: a.view(u)})
+	return nil
+}
+
+// credentialsChange reports whether an update changes what a session stands for.
+func credentialsChange(before, after *content.User) bool {
+	return before.Email != after.Email || before.PasswordHash != after.PasswordHash || !slices.Equal(before.Roles, after.Roles)
+}
+
+// selfServiceKeys are what users without users:edit may change about themselves.
+var selfServiceKeys = []string{"email", "name", "theme", "id"}
+
+// UpdateResponse is the body of PUT /api/users/{id}. Token and ExpiresAt are set when callers
+// changed their own credentials and received a fresh session.
+type UpdateResponse struct {
+	Data      View   `json:"data"`
+	Token     string `json:"token,omitempty"`
+	ExpiresAt string `json:"expiresAt,omitempty"`
+}
+
+func (a *api) update(w http.ResponseWriter, r *http.Request) error {
+	const op = "users.update"
+	p, err := web.Authenticated(a.Auth, r)
+	if err != nil {
+		return err
+	}
+	id, self, err := pathID(r, p)
+	if err != nil {
+		return err
+	}
+	canEdit := p.Can("users", "edit", "")
+	if !self && !canEdit {
+		return p.Require("users", "edit", "")
+	}
+	body, err := web.ReadBody(w, r, maxBody)
+	if err != nil {
+		return err
+	}
+	req, err := parseUpdate(id, body)
+	if err != nil {
+		return err
+	}
+	if !canEdit {
+		for _, k := range req.Keys {
+			if !slices.Contains(selfServiceKeys, k) {
+				return content.Forbiddenf(op, "Users may only update their own profile details")
+			}
+		}
+	}
+	if req.RolesSet {
+		if err := a.checkRolesExist(op, req.Roles); err != nil {
+			return err
+		}
+	}
+	before, err := a.Store.User(id)
+	if err != nil {
+		return err
+	}
+	u := *before
+	if req.Email != nil {
+		u.Email = *req.Email
+	}
+	if req.Name != nil {
+		u.Name = *req.Name
+	}
+	if req.Theme != nil {
+		u.Theme = *req.Theme
+	}
+	if req.RolesSet {
+		u.Roles = req.Roles
+	}
+	if req.Password != nil {
+		if u.PasswordHash, err = hashPassword(op, *req.Password); err != nil {
+			return err
+		}
+	}
+	if err := a.Store.UpdateUser(&u); err != nil {
+		return err
+	}
+	resp := UpdateResponse{Data: a.view(&u)}
+	if credentialsChange(before, &u) {
+		tok, exp, err := a.revoke(w, r, p, u.ID, self)
+		if err != nil {
+			return err
+		}
+		resp.Token, resp.ExpiresAt = tok, exp
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, resp)
+	return nil
+}
+
+// revoke ends every session of userID after its credentials changed. When callers changed their
+// own, they get a fresh session, so the change does not sign them out.
+func (a *api) revoke(w http.ResponseWriter, r *http.Request, p *access.Principal, userID string, self bool) (token, expiresAt string, err error) {
+	if _, err := a.Sessions.RevokeUser(r.Context(), userID); err != nil {
+		return "", "", err
+	}
+	if !self {
+		return "", "", nil
+	}
+	tok, sess, err := a.Sessions.Create(r.Context(), userID)
+	if err != nil {
+		return "", "", err
+	}
+	if p.ViaCookie {
+		http.SetCookie(w, auth.SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
+	}
+	return string(tok), sess.ExpiresAt.UTC().Format(sessions.TimeFormat), nil
+}
+
+func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
+	const op = "users.delete"
+	p, err := web.Require(a.Auth, r, "users", "delete", "")
+	if err != nil {
+		return err
+	}
+	id, self, err := pathID(r, p)
+	if err != nil {
+		return err
+	}
+	if self {
+		return &content.Error{Kind: content.Forbidden, Op: op, Code: "CANNOT_DELETE_SELF",
+			Message: "You cannot delete your own account; ask another administrator"}
+	}
+	if err := a.Store.DeleteUser(id); err != nil {
+		return err
+	}
+	// The account is gone, so its sessions no longer authenticate anyway; removing the files
+	// keeps the sessions folder honest.
+	if _, err := a.Sessions.RevokeUser(r.Context(), id); err != nil {
+		return err
+	}
+	noStore(w)
+	web.WriteJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
+}

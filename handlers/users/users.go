@@ -1,0 +1,142 @@
+// Package users manages accounts and roles over the API:
+//
+//	GET    /api/users                   list users                      users:view
+//	POST   /api/users                   create a user                   users:create
+//	GET    /api/users/me                the caller                      signed in
+//	GET    /api/users/capabilities      what the caller may do          signed in
+//	GET    /api/users/{id}              one user                        users:view (or self)
+//	PUT    /api/users/{id}              update a user                   users:edit (self: email, name, theme)
+//	DELETE /api/users/{id}              delete a user (not oneself)     users:delete
+//	POST   /api/users/{id}/password     change a password               self with the current one, or users:edit
+//	GET    /api/roles[/{handle}]        list roles / one role           users:view
+//	POST   /api/roles                   create a role                   users:edit
+//	PUT    /api/roles/{handle}          update a role (not admin)       users:edit
+//	DELETE /api/roles/{handle}          delete an unassigned role       users:delete
+//
+// "me" may stand for the caller's id in every /api/users/{id} path. Password hashes never leave
+// the server. Changing a user's password, email or roles, or deleting the user, ends all of the
+// user's sessions; when callers change their own credentials they get a fresh session (token in
+// the body, cookie when they came with one) so they stay signed in.
+package users
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"cms/content"
+	"cms/content/sessions"
+	"cms/handlers/web"
+)
+
+// Store reads and writes users and roles.
+type Store interface {
+	// Users lists every user, sorted by id.
+	Users() []*content.User
+	// User returns a NotFound error for an unknown id.
+	User(id string) (*content.User, error)
+	// CreateUser returns a Conflict error when the id or email is taken.
+	CreateUser(u *content.User) error
+	// UpdateUser returns a NotFound error for an unknown user and a Conflict error when the
+	// new email belongs to another user.
+	UpdateUser(u *content.User) error
+	// DeleteUser returns a NotFound error for an unknown id.
+	DeleteUser(id string) error
+	// Roles lists every role, sorted by handle.
+	Roles() []*content.Role
+	// Role returns a NotFound error for an unknown handle.
+	Role(handle string) (*content.Role, error)
+	// CreateRole returns a Conflict error when the role exists.
+	CreateRole(r *content.Role) error
+	// UpdateRole returns a NotFound error for an unknown role.
+	UpdateRole(r *content.Role) error
+	// DeleteRole returns a NotFound error for an unknown role.
+	DeleteRole(handle string) error
+	// Collections lists the collection definitions (for per-collection capabilities).
+	Collections() []*content.Collection
+}
+
+// Sessions is the part of the session store the group uses.
+type Sessions interface {
+	// Create starts a session for a user and returns its token.
+	Create(ctx context.Context, userID string) (sessions.Token, sessions.Session, error)
+	// RevokeUser ends every session of a user.
+	RevokeUser(ctx context.Context, userID string) (int, error)
+	// LastLogin reports the user's last login seen by this process, if any.
+	LastLogin(userID string) (time.Time, bool)
+}
+
+// CredentialValidator checks a user's current password before a self-service change.
+type CredentialValidator interface {
+	// Validate returns the user the email and password belong to, or an Unauthenticated error.
+	Validate(ctx context.Context, email, password string) (*content.User, error)
+}
+
+// Deps are the inputs of the group.
+type Deps struct {
+	Store       Store
+	Sessions    Sessions
+	Credentials CredentialValidator
+	Auth        web.Authenticator
+	// SecureCookies marks a re-issued session cookie Secure (production).
+	SecureCookies bool
+	Log           *slog.Logger
+	Now           func() time.Time
+}
+
+// maxBody bounds request bodies of the group.
+const maxBody = 64 << 10
+
+type api struct{ Deps }
+
+// New builds the group's handler.
+func New(d Deps) (http.Handler, error) {
+	var errs []error
+	if d.Store == nil {
+		errs = append(errs, errors.New("users: Store is required"))
+	}
+	if d.Sessions == nil {
+		errs = append(errs, errors.New("users: Sessions is required"))
+	}
+	if d.Credentials == nil {
+		errs = append(errs, errors.New("users: Credentials is required"))
+	}
+	if d.Auth == nil {
+		errs = append(errs, errors.New("users: Auth is required"))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if d.Log == nil {
+		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	a := &api{Deps: d}
+	rt := web.NewRouter()
+	rt.HandleFunc("GET /api/users", a.list)
+	rt.HandleFunc("POST /api/users", a.create)
+	// "me" and "capabilities" are reached through {id}: a literal sibling pattern would
+	// conflict with the method-less 405 pattern the router adds for {id}.
+	rt.HandleFunc("GET /api/users/{id}", a.get)
+	rt.HandleFunc("PUT /api/users/{id}", a.update)
+	rt.HandleFunc("DELETE /api/users/{id}", a.delete)
+	rt.HandleFunc("POST /api/users/{id}/password", a.changePassword)
+	rt.NotFound("/api/users/")
+	rt.HandleFunc("GET /api/roles", a.listRoles)
+	rt.HandleFunc("POST /api/roles", a.createRole)
+	rt.HandleFunc("GET /api/roles/{handle}", a.getRole)
+	rt.HandleFunc("PUT /api/roles/{handle}", a.updateRole)
+	rt.HandleFunc("DELETE /api/roles/{handle}", a.deleteRole)
+	rt.NotFound("/api/roles/")
+	return rt, nil
+}
+
+// Prefixes are the path prefixes the group serves. Both the exact paths and the subtrees are
+// listed, because a ServeMux prefix pattern "/api/users/" does not match "/api/users".
+func Prefixes() []string {
+	return []string{"/api/users", "/api/users/", "/api/roles", "/api/roles/"}
+}
