@@ -57,6 +57,7 @@ func commands() map[string]command {
 		"dev":     {"create the starter site if missing, then serve it (make dev)", cmdDev},
 		"init":    {"copy the starter site into a folder and create an admin user", cmdInit},
 		"check":   {"validate every definition, blueprint and entry of a site", cmdCheck},
+		"hooks":   {"install (push) or list WASM validation hooks offline", cmdHooks},
 		"version": {"print the version", cmdVersion},
 	}
 }
