@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 10s
 GOARCH_LAMBDA ?= arm64
 
-.PHONY: help dev test build lint bench fuzz generate tidy
+.PHONY: help dev test build lint bench fuzz generate tidy hooks
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -34,6 +34,12 @@ fuzz: ## run each fuzz target for FUZZTIME (default 10s)
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
 	    echo "== $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; done
+
+hooks: ## build the example validation hooks (wasmhooks/examples) into bin/hooks/*.wasm
+	@mkdir -p bin/hooks
+	@set -e; for d in wasmhooks/examples/*/; do n=$$(basename $$d); \
+	  GOOS=wasip1 GOARCH=wasm $(GO) build -buildmode=c-shared -trimpath -ldflags='-s -w' -o bin/hooks/$$n.wasm ./$$d; \
+	  echo "bin/hooks/$$n.wasm"; done
 
 generate: ## run go generate
 	$(GO) generate ./...
