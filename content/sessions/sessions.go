@@ -477,7 +477,11 @@ func (s *Store) Destroy(ctx context.Context, token string) error {
 	}
 	hash := HashToken(token)
 	s.forget(hash)
-	if err := s.remove(hash); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err := s.remove(hash)
+	// Forget again: a validation that read the file before its removal may have cached it
+	// in between; the epoch bump also stops one still in flight.
+	s.forget(hash)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return content.Internalf(op, s.filePath(hash), err)
 	}
 	return nil
@@ -492,15 +496,10 @@ func (s *Store) RevokeUser(ctx context.Context, userID string) (int, error) {
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	// Forget cached sessions first: from here on every request of the user reads its file.
-	s.mu.Lock()
-	for h, c := range s.cache {
-		if c.s.UserID == userID {
-			delete(s.cache, h)
-		}
-	}
-	s.epoch++
-	s.mu.Unlock()
+	// Forget cached sessions first, so from here on every request of the user reads its file,
+	// and again at the end, for validations that read a file before it was removed.
+	s.forgetUser(userID)
+	defer s.forgetUser(userID)
 	n := 0
 	err := s.scan(ctx, func(hash string, sess Session, err error) error {
 		if err != nil || sess.UserID != userID {
@@ -512,12 +511,19 @@ func (s *Store) RevokeUser(ctx context.Context, userID string) (int, error) {
 		n++
 		return nil
 	})
-	if err == nil {
-		s.mu.Lock()
-		s.epoch++ // a validation that read a file before its removal must not cache it
-		s.mu.Unlock()
-	}
 	return n, err
+}
+
+// forgetUser drops the cached sessions of a user.
+func (s *Store) forgetUser(userID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for h, c := range s.cache {
+		if c.s.UserID == userID {
+			delete(s.cache, h)
+		}
+	}
+	s.epoch++
 }
 
 // CleanExpired removes expired and malformed session files and stale temp files, and returns

@@ -307,11 +307,51 @@ func TestRevokeRacesCreateAndValidate(t *testing.T) {
 			}
 		})
 	}
+	late := make(chan sessions.Token, 4)
+	for range 4 {
+		wg.Go(func() {
+			tok, _, err := f.st.Create(context.Background(), "alice")
+			if err != nil {
+				t.Error(err)
+			}
+			late <- tok
+		})
+	}
 	if _, err := f.st.RevokeUser(t.Context(), "alice"); err != nil {
 		t.Fatal(err)
 	}
 	wg.Wait()
+	close(late)
 	for _, tok := range toks {
+		_, err := f.st.Validate(t.Context(), string(tok))
+		wantInvalid(t, err)
+	}
+	// A session created concurrently is either revoked (file gone) or alive (file there),
+	// never alive without its file.
+	for tok := range late {
+		_, err := f.st.Validate(t.Context(), string(tok))
+		if (err == nil) != exists(f.file(tok)) {
+			t.Errorf("session valid=%v but file exists=%v", err == nil, exists(f.file(tok)))
+		}
+	}
+}
+
+// Logout racing validations of the same token never leaves the token valid.
+func TestDestroyRacesValidate(t *testing.T) {
+	t.Parallel()
+	f := open(t, nil)
+	for i := range 20 {
+		// Written by hand, so it is not cached and validations read the file.
+		tok := sessions.Token(fmt.Sprintf("%064x", i+1))
+		writeFile(t, f, string(tok), `{"id":"x","userId":"alice","expiresAt":"2026-06-02T00:00:00.000Z"}`)
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() { _, _ = f.st.Validate(context.Background(), string(tok)) })
+		}
+		if err := f.st.Destroy(t.Context(), string(tok)); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
 		_, err := f.st.Validate(t.Context(), string(tok))
 		wantInvalid(t, err)
 	}

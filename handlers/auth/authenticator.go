@@ -1,92 +1,54 @@
 package auth
 
 import (
-	"context"
-	"errors"
 	"net/http"
-	"strings"
 	"time"
 
-	"cms/content"
 	"cms/content/access"
 	"cms/content/sessions"
 )
 
 // CookieName is the session cookie.
-const CookieName = "cms_session"
+const CookieName = sessions.CookieName
 
 // SessionValidator is the part of a [SessionStore] the authenticator needs.
-type SessionValidator interface {
-	// Validate returns an Unauthenticated error for a missing, unknown or expired token.
-	Validate(ctx context.Context, token string) (sessions.Session, error)
-}
+type SessionValidator = sessions.TokenValidator
 
 // UserSource is the part of a [UserProvider] the authenticator needs.
-type UserSource interface {
-	// User returns a NotFound error for an unknown id.
-	User(id string) (*content.User, error)
-}
+type UserSource = sessions.UserSource
 
-// Authenticator identifies the caller of a request. It implements [web.Authenticator] and is
-// built once per process and shared by every protected group.
+// Authenticator identifies the caller of a request. It implements [web.Authenticator]; the
+// runners build their own over the same [sessions.Resolver] (runtime/wire), and tests and tools
+// use this one.
 type Authenticator struct {
-	sessions SessionValidator
-	users    UserSource
-	roles    RoleSource
+	resolver *sessions.Resolver
 }
 
 // NewAuthenticator returns an authenticator over a session store, the users and the roles.
 func NewAuthenticator(s SessionValidator, u UserSource, r RoleSource) (*Authenticator, error) {
-	if s == nil || u == nil || r == nil {
-		return nil, errors.New("auth: NewAuthenticator needs sessions, users and roles")
+	res, err := sessions.NewResolver(s, u, r)
+	if err != nil {
+		return nil, err
 	}
-	return &Authenticator{sessions: s, users: u, roles: r}, nil
+	return &Authenticator{resolver: res}, nil
 }
 
 // TokenFrom returns the session token of a request: the Bearer token when an Authorization
 // header carries one, else the cms_session cookie. viaCookie says which.
 func TokenFrom(r *http.Request) (token string, viaCookie bool) {
-	if h := r.Header.Get("Authorization"); h != "" {
-		scheme, tok, ok := strings.Cut(h, " ")
-		if ok && strings.EqualFold(scheme, "Bearer") {
-			if tok = strings.TrimSpace(tok); tok != "" {
-				return tok, false
-			}
-		}
+	var cookie string
+	if c, err := r.Cookie(CookieName); err == nil {
+		cookie = c.Value
 	}
-	if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
-		return c.Value, true
-	}
-	return "", false
+	return sessions.PickToken(r.Header.Get("Authorization"), cookie)
 }
 
 // Authenticate implements [web.Authenticator]. It returns an Unauthenticated error when the
 // request carries no token, or a token whose session is unknown, expired or whose user no longer
 // exists.
 func (a *Authenticator) Authenticate(r *http.Request) (*access.Principal, error) {
-	const op = "auth.Authenticate"
 	tok, viaCookie := TokenFrom(r)
-	if tok == "" {
-		return nil, content.Unauthenticatedf(op, "Authentication required")
-	}
-	sess, err := a.sessions.Validate(r.Context(), tok)
-	if err != nil {
-		return nil, err
-	}
-	u, err := a.users.User(sess.UserID)
-	if err != nil {
-		if content.IsNotFound(err) {
-			return nil, content.Unauthenticatedf(op, "Invalid or expired session")
-		}
-		return nil, err
-	}
-	return &access.Principal{
-		User:      u,
-		Roles:     access.RolesFor(u, a.roles.Role),
-		SessionID: sess.Hash,
-		ViaCookie: viaCookie,
-		ExpiresAt: sess.ExpiresAt.UTC().Format(sessions.TimeFormat),
-	}, nil
+	return a.resolver.Principal(r.Context(), tok, viaCookie)
 }
 
 // SessionCookie returns the cookie that carries a session token: HttpOnly, SameSite=Lax, Path=/,
