@@ -7,7 +7,7 @@ LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 10s
 GOARCH_LAMBDA ?= arm64
 
-.PHONY: help dev test build lint bench fuzz generate tidy hooks
+.PHONY: help dev test build lint bench fuzz generate tidy lambda hooks
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -20,6 +20,12 @@ build: ## build the cms binary into bin/cms
 
 test: ## run every test with the race detector
 	$(GO) test -race -shuffle=on -timeout 8m ./...
+
+lambda: ## build each group's Lambda function: dist/lambda/<group>/bootstrap and <group>.zip (linux/$(GOARCH_LAMBDA))
+	rm -rf dist/lambda && mkdir -p dist/lambda
+	GOOS=linux GOARCH=$(GOARCH_LAMBDA) CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' \
+	  -o dist/lambda/ $(patsubst %/main.go,./%,$(wildcard runtime/lambda/*/main.go))
+	$(GO) run ./runtime/lambda/internal/zipper dist/lambda
 
 lint: ## gofmt check, go vet, staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^wasmhooks/testdata/')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
