@@ -71,7 +71,7 @@ func TestClientAddress(t *testing.T) {
 		"[2001:db8:1:2:3::4]:80": "2001:db8:1:2::/64",
 		"[::ffff:192.0.2.7]:1":   "192.0.2.7",
 		"not-an-address":         "not-an-address",
-		"[fe80::1%eth0]:1":       "fe80::1%eth0",
+		"[fe80::1%eth0]:1":       "fe80::/64",
 	} {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.RemoteAddr = addr
