@@ -4,9 +4,9 @@
 //	POST /api/auth/logout    ends the current session and clears the cookie
 //	GET  /api/auth/validate  {valid: true, userId} for a live session, else 401
 //
-// [Authenticator] is the [web.Authenticator] every protected group shares: it reads the token
-// from "Authorization: Bearer" or, failing that, the cms_session cookie, validates the session
-// (no scrypt, no file read for a cached session) and loads the user's roles.
+// Callers are identified by [authn.Authenticator] (or the runners' equivalent): the token comes
+// from "Authorization: Bearer" or, failing that, the cms_session cookie; validating it runs no
+// scrypt and reads no file for a cached session.
 //
 // The three contracts of spec section Authentication item 9 are the interfaces
 // [CredentialValidator] (driver), [SessionStore] (store) and [UserProvider] (provider);
@@ -23,6 +23,7 @@ import (
 
 	"cms/content"
 	"cms/content/sessions"
+	"cms/handlers/authn"
 	"cms/handlers/web"
 )
 
@@ -107,7 +108,7 @@ func New(d Deps) (http.Handler, error) {
 		return nil, err
 	}
 	if d.Authenticator == nil {
-		a, err := NewAuthenticator(d.Sessions, d.Users, d.Roles)
+		a, err := authn.NewAuthenticator(d.Sessions, d.Users, d.Roles)
 		if err != nil {
 			return nil, err
 		}

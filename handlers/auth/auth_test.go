@@ -15,6 +15,7 @@ import (
 	"cms/content/contenttest"
 	"cms/content/sessions"
 	"cms/handlers/auth"
+	"cms/handlers/authn"
 	"cms/handlers/auth/authtest"
 	"cms/handlers/web"
 	"cms/handlers/web/webtest"
@@ -143,11 +144,11 @@ func TestLogin(t *testing.T) {
 func sessionCookie(t *testing.T, w *httptest.ResponseRecorder) *http.Cookie {
 	t.Helper()
 	for _, c := range w.Result().Cookies() {
-		if c.Name == auth.CookieName {
+		if c.Name == authn.CookieName {
 			return c
 		}
 	}
-	t.Fatalf("no %s cookie in %v", auth.CookieName, w.Header()["Set-Cookie"])
+	t.Fatalf("no %s cookie in %v", authn.CookieName, w.Header()["Set-Cookie"])
 	return nil
 }
 
@@ -207,16 +208,16 @@ func TestLogout(t *testing.T) {
 			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Token: tok, Header: crossOrigin}
 		}, 200, ""},
 		{"cookie same origin", func(tok string) webtest.Request {
-			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: sameOrigin, Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: sameOrigin, Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
 		}, 200, ""},
 		{"cookie same origin by Referer", func(tok string) webtest.Request {
-			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: http.Header{"Referer": {"http://example.com/cp/entries"}}, Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: http.Header{"Referer": {"http://example.com/cp/entries"}}, Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
 		}, 200, ""},
 		{"cookie cross-origin", func(tok string) webtest.Request {
-			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: crossOrigin, Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: crossOrigin, Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
 		}, 403, "CSRF_REJECTED"},
 		{"cookie without Origin or Referer", func(tok string) webtest.Request {
-			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Cookies: []*http.Cookie{{Name: auth.CookieName, Value: tok}}}
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
 		}, 403, "CSRF_REJECTED"},
 		{"no token", func(string) webtest.Request { return webtest.Request{Method: "POST", Path: "/api/auth/logout"} }, 401, "AUTHENTICATION_ERROR"},
 		{"invalid token", func(string) webtest.Request {
@@ -272,7 +273,7 @@ func TestValidate(t *testing.T) {
 		wantMessage string
 	}{
 		{"bearer", webtest.Request{Path: "/api/auth/validate", Token: env.Token(t, "bob")}, 200, ""},
-		{"cookie", webtest.Request{Path: "/api/auth/validate", Cookies: []*http.Cookie{{Name: auth.CookieName, Value: env.Token(t, "bob")}}}, 200, ""},
+		{"cookie", webtest.Request{Path: "/api/auth/validate", Cookies: []*http.Cookie{{Name: authn.CookieName, Value: env.Token(t, "bob")}}}, 200, ""},
 		{"lower-case bearer scheme", webtest.Request{Path: "/api/auth/validate", Header: http.Header{"Authorization": {"bearer " + env.Token(t, "bob")}}}, 200, ""},
 		{"no token", webtest.Request{Path: "/api/auth/validate"}, 401, "No token"},
 		{"basic auth is no token", webtest.Request{Path: "/api/auth/validate", Header: http.Header{"Authorization": {"Basic YTpi"}}}, 401, "No token"},
@@ -309,7 +310,7 @@ func TestAuthenticator(t *testing.T) {
 	alice, bob := env.Token(t, "alice"), env.Token(t, "bob")
 	r := httptest.NewRequest("GET", "/", nil)
 	r.Header.Set("Authorization", "Bearer "+alice)
-	r.AddCookie(&http.Cookie{Name: auth.CookieName, Value: bob})
+	r.AddCookie(&http.Cookie{Name: authn.CookieName, Value: bob})
 	p, err := env.Auth.Authenticate(r)
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +322,7 @@ func TestAuthenticator(t *testing.T) {
 		t.Errorf("SessionID = %q, want the token's hash", p.SessionID)
 	}
 	r = httptest.NewRequest("GET", "/", nil)
-	r.AddCookie(&http.Cookie{Name: auth.CookieName, Value: bob})
+	r.AddCookie(&http.Cookie{Name: authn.CookieName, Value: bob})
 	if p, err = env.Auth.Authenticate(r); err != nil || p.User.ID != "bob" || !p.ViaCookie || !p.Can("entries", "view", "blog") {
 		t.Errorf("cookie principal = %+v, %v", p, err)
 	}
@@ -342,7 +343,7 @@ func TestNewChecksDeps(t *testing.T) {
 	if _, err := auth.New(auth.Deps{}); err == nil {
 		t.Error("New accepted empty Deps")
 	}
-	if _, err := auth.NewAuthenticator(nil, nil, nil); err == nil {
+	if _, err := authn.NewAuthenticator(nil, nil, nil); err == nil {
 		t.Error("NewAuthenticator accepted nils")
 	}
 }

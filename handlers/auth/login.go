@@ -8,6 +8,7 @@ import (
 
 	"cms/content"
 	"cms/content/sessions"
+	"cms/handlers/authn"
 	"cms/handlers/web"
 )
 
@@ -99,7 +100,7 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	http.SetCookie(w, SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
+	http.SetCookie(w, authn.SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
 	w.Header().Set("Cache-Control", "no-store")
 	web.WriteJSON(w, http.StatusOK, LoginResponse{
 		Token:     string(tok),
@@ -122,11 +123,11 @@ func (a *api) logout(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Authenticated(a.Authenticator, r); err != nil {
 		return err
 	}
-	tok, _ := TokenFrom(r)
+	tok, _ := authn.TokenFrom(r)
 	if err := a.Sessions.Destroy(r.Context(), tok); err != nil {
 		return err
 	}
-	http.SetCookie(w, ClearCookie(a.SecureCookies))
+	http.SetCookie(w, authn.ClearCookie(a.SecureCookies))
 	w.Header().Set("Cache-Control", "no-store")
 	web.WriteJSON(w, http.StatusOK, map[string]bool{"success": true})
 	return nil
@@ -140,7 +141,7 @@ type ValidateResponse struct {
 
 func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
 	const op = "auth.validate"
-	if tok, _ := TokenFrom(r); tok == "" {
+	if tok, _ := authn.TokenFrom(r); tok == "" {
 		return content.Unauthenticatedf(op, "No token")
 	}
 	p, err := a.Authenticator.Authenticate(r)

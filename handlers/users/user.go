@@ -11,7 +11,7 @@ import (
 	"cms/content"
 	"cms/content/access"
 	"cms/content/sessions"
-	"cms/handlers/auth"
+	"cms/handlers/authn"
 	"cms/handlers/web"
 )
 
@@ -290,7 +290,7 @@ func (a *api) revoke(w http.ResponseWriter, r *http.Request, p *access.Principal
 		return "", "", err
 	}
 	if p.ViaCookie {
-		http.SetCookie(w, auth.SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
+		http.SetCookie(w, authn.SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
 	}
 	return string(tok), sess.ExpiresAt.UTC().Format(sessions.TimeFormat), nil
 }

@@ -1,5 +1,5 @@
 // Package authtest gives end-to-end tests of protected groups real sessions without spending
-// scrypt time: a site with a real store, session store and [auth.Authenticator], users written
+// scrypt time: a site with a real store, session store and [authn.Authenticator], users written
 // with a precomputed password hash, and tokens minted straight into the session store.
 //
 //	env := authtest.New(t, contenttest.WriteSite(t, site)) // site has resources/roles/*.yaml
@@ -26,6 +26,7 @@ import (
 	"cms/content/fsstore"
 	"cms/content/sessions"
 	"cms/handlers/auth"
+	"cms/handlers/authn"
 	"cms/handlers/web/webtest"
 )
 
@@ -56,7 +57,7 @@ type Env struct {
 	Dir      string
 	Store    *fsstore.Store
 	Sessions *sessions.Store
-	Auth     *auth.Authenticator
+	Auth     *authn.Authenticator
 	Clock    *Clock
 }
 
@@ -72,7 +73,7 @@ func New(t testing.TB, dir string) *Env {
 		t.Fatalf("open sessions: %v", err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	a, err := auth.NewAuthenticator(ss, st, st)
+	a, err := authn.NewAuthenticator(ss, st, st)
 	if err != nil {
 		t.Fatal(err)
 	}

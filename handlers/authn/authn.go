@@ -1,4 +1,8 @@
-package auth
+// Package authn identifies the caller of an HTTP request: it reads the session token from its two
+// carriers ("Authorization: Bearer" first, else the cms_session cookie), resolves it through
+// [sessions.Resolver], and builds the session cookie. It belongs to no endpoint group, so every
+// group may use it without linking another group's code.
+package authn
 
 import (
 	"net/http"
@@ -11,21 +15,14 @@ import (
 // CookieName is the session cookie.
 const CookieName = sessions.CookieName
 
-// SessionValidator is the part of a [SessionStore] the authenticator needs.
-type SessionValidator = sessions.TokenValidator
-
-// UserSource is the part of a [UserProvider] the authenticator needs.
-type UserSource = sessions.UserSource
-
-// Authenticator identifies the caller of a request. It implements [web.Authenticator]; the
-// runners build their own over the same [sessions.Resolver] (runtime/wire), and tests and tools
-// use this one.
+// Authenticator identifies the caller of a request. It implements web.Authenticator. (The
+// runners build the same adapter in runtime/wire, which may import no handler package.)
 type Authenticator struct {
 	resolver *sessions.Resolver
 }
 
 // NewAuthenticator returns an authenticator over a session store, the users and the roles.
-func NewAuthenticator(s SessionValidator, u UserSource, r RoleSource) (*Authenticator, error) {
+func NewAuthenticator(s sessions.TokenValidator, u sessions.UserSource, r sessions.RoleSource) (*Authenticator, error) {
 	res, err := sessions.NewResolver(s, u, r)
 	if err != nil {
 		return nil, err
@@ -43,7 +40,7 @@ func TokenFrom(r *http.Request) (token string, viaCookie bool) {
 	return sessions.PickToken(r.Header.Get("Authorization"), cookie)
 }
 
-// Authenticate implements [web.Authenticator]. It returns an Unauthenticated error when the
+// Authenticate implements web.Authenticator. It returns an Unauthenticated error when the
 // request carries no token, or a token whose session is unknown, expired or whose user no longer
 // exists.
 func (a *Authenticator) Authenticate(r *http.Request) (*access.Principal, error) {
