@@ -15,8 +15,8 @@ import (
 	"cms/content/contenttest"
 	"cms/content/sessions"
 	"cms/handlers/auth"
-	"cms/handlers/authn"
 	"cms/handlers/auth/authtest"
+	"cms/handlers/authn"
 	"cms/handlers/web"
 	"cms/handlers/web/webtest"
 )
