@@ -8,6 +8,7 @@ import (
 
 	"cms/runtime/groups/assetfiles"
 	"cms/runtime/groups/assets"
+	"cms/runtime/groups/auth"
 	"cms/runtime/groups/entries"
 	"cms/runtime/groups/forms"
 	"cms/runtime/groups/globals"
@@ -18,6 +19,7 @@ import (
 	"cms/runtime/groups/publicentries"
 	"cms/runtime/groups/settings"
 	"cms/runtime/groups/taxonomies"
+	"cms/runtime/groups/users"
 	"cms/runtime/wire"
 )
 
@@ -28,6 +30,8 @@ func All() []wire.Group {
 	return []wire.Group{
 		health.Group(),
 		publicentries.Group(),
+		auth.Group(),
+		users.Group(),
 		entries.Group(),
 		globals.Group(),
 		navigation.Group(),

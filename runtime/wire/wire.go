@@ -158,6 +158,10 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		Started:  time.Now(),
 	}
 	s.OnClose(store.Close)
+	if err := buildAuth(s); err != nil { // fills s.Auth (auth.go)
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
