@@ -167,16 +167,31 @@ func serveArgs(site string) []string {
 }
 
 // startCMS starts cms serve on the site of n entries and waits until it is ready.
-func (b *bench) startCMS(ctx context.Context, n int, label string, env ...string) (*proc, time.Duration, error) {
+// With -profile it also serves pprof on a loopback port of its own (CMS_PPROF_ADDR).
+func (b *bench) startCMS(ctx context.Context, n int, label string) (*proc, time.Duration, error) {
 	site, err := b.site(n)
 	if err != nil {
 		return nil, 0, err
+	}
+	var env []string
+	pprofAddr := ""
+	if b.o.profileDir != "" {
+		if err := os.MkdirAll(b.o.profileDir, 0o755); err != nil {
+			return nil, 0, err
+		}
+		port, err := freePort()
+		if err != nil {
+			return nil, 0, err
+		}
+		pprofAddr = "127.0.0.1:" + strconv.Itoa(port)
+		env = append(env, "CMS_PPROF_ADDR="+pprofAddr)
 	}
 	logPath := filepath.Join(b.dir, "logs", fmt.Sprintf("cms-%d-%s.log", n, label))
 	p, err := startProc(ctx, "cms serve", b.cmsBin, serveArgs(site), logPath, childEnv(env...))
 	if err != nil {
 		return nil, 0, err
 	}
+	p.pprof = pprofAddr
 	ready, err := p.waitReady(ctx, readyPath, b.o.readyTimeout)
 	if err != nil {
 		p.stop()
@@ -204,13 +219,14 @@ func (b *bench) startup(ctx context.Context, n int) error {
 		}
 		requests := b.touch(ctx, p, n)
 		mem, memErr := readMemory(p.pid())
+		heap := b.heapProfile(ctx, p, fmt.Sprintf("heap-%d-%s.pprof", n, label))
 		if err := p.stop(); err != nil {
 			b.printf("warning: %v\n", err)
 		}
 		if memErr != nil {
 			return memErr
 		}
-		row := startupRow{Entries: n, Run: label, SnapshotBefore: snapshot, ReadyMs: ms(ready), RSSMiB: mib(mem.RSS), PeakMiB: mib(mem.HWM), Requests: requests, Load1: load1}
+		row := startupRow{Entries: n, Run: label, SnapshotBefore: snapshot, ReadyMs: ms(ready), RSSMiB: mib(mem.RSS), PeakMiB: mib(mem.HWM), Requests: requests, Load1: load1, HeapProfile: heap}
 		row.judge()
 		b.rep.Startup = append(b.rep.Startup, row)
 		b.printf("start-up %7d entries %-4s: ready in %8.1f ms, RSS %6.1f MiB (peak %6.1f MiB)%s\n", n, label, row.ReadyMs, row.RSSMiB, row.PeakMiB, row.verdictText())
@@ -251,6 +267,32 @@ func (b *bench) touch(ctx context.Context, p *proc, n int) int {
 		}
 	}
 	return ok
+}
+
+// heapProfile saves the server's heap profile into the -profile folder and returns the file
+// ("" without -profile or on failure).
+func (b *bench) heapProfile(ctx context.Context, p *proc, name string) string {
+	if p.pprof == "" {
+		return ""
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+p.pprof+"/debug/pprof/heap", nil)
+	if err != nil {
+		return ""
+	}
+	resp, err := (&http.Client{Timeout: time.Minute}).Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return ""
+	}
+	file := filepath.Join(b.o.profileDir, name)
+	if os.WriteFile(file, body, 0o644) != nil {
+		return ""
+	}
+	return file
 }
 
 func exists(p string) bool {

@@ -21,6 +21,7 @@ type proc struct {
 	cmd     *exec.Cmd
 	base    string // http://127.0.0.1:port
 	logPath string
+	pprof   string // HOST:PORT of the child's pprof listener, if any
 	started time.Time
 	done    chan struct{}
 	waitErr error

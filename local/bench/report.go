@@ -36,6 +36,7 @@ type startupRow struct {
 	PeakMiB        float64 `json:"peakMiB"`
 	Requests       int     `json:"requestsBeforeMemory"`
 	Load1          float64 `json:"loadAverage1m"` // when the process was started
+	HeapProfile    string  `json:"heapProfile,omitempty"`
 	Target         string  `json:"target,omitempty"`
 	Verdict        string  `json:"verdict,omitempty"`
 }
@@ -192,6 +193,11 @@ func (rep *report) writeStartup(w io.Writer) {
 		}
 		fmt.Fprintf(w, "\nsite generation (sitegen, parallel, no fsync): %s\n", strings.Join(g, ", "))
 	}
+	for _, r := range rep.Startup {
+		if r.HeapProfile != "" {
+			fmt.Fprintf(w, "heap profile %d entries %s: %s\n", r.Entries, r.Run, r.HeapProfile)
+		}
+	}
 }
 
 func (rep *report) writeLoad(w io.Writer) {
@@ -228,7 +234,11 @@ func (rep *report) writeLoad(w io.Writer) {
 		if r.Scenario == "login" {
 			p99 += " (max)"
 		}
-		rows = append(rows, []string{r.Scenario, rps, p50, p99, ratio, cpu, cpuRatio, size, fmt.Sprintf("%.1f", r.Load1), r.Target, r.Verdict, r.Note})
+		load := "-"
+		if r.Load1 > 0 {
+			load = fmt.Sprintf("%.1f", r.Load1)
+		}
+		rows = append(rows, []string{r.Scenario, rps, p50, p99, ratio, cpu, cpuRatio, size, load, r.Target, r.Verdict, r.Note})
 	}
 	table(w, []string{"scenario", "req/s", "p50 ms", "p99 ms", "x trivial", "server CPU us/req", "x trivial by CPU", "KiB/resp", "load avg", "target", "verdict", "note"}, rows)
 	fmt.Fprintf(w, "\nx trivial = req/s over the trivial handler's (the targets); x trivial by CPU = the trivial handler's server CPU per request over the scenario's, which other processes on the machine hardly disturb. load avg = 1-minute load average when the scenario started (above %d, other work competed for the CPUs).\n", numCPU())
