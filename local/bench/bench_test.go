@@ -323,6 +323,7 @@ func TestScenariosAgainstServer(t *testing.T) {
 	s.measure(ctx, s.trivial("trivial (last)"))
 	s.judge()
 	for _, r := range b.rep.Load.Rows {
+		t.Logf("%-20s %-5s %s", r.Scenario, r.Verdict, r.line())
 		switch {
 		case r.Verdict == "SKIP" && r.Note == "":
 			t.Errorf("%s skipped without a reason", r.Scenario)
