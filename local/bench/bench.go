@@ -122,7 +122,7 @@ func (b *bench) buildCMS(ctx context.Context) error {
 	cmd.Stdout, cmd.Stderr = b.out, b.out
 	t0 := time.Now()
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("build cms (run make bench from the repository root): %w", err)
+		return fmt.Errorf("go build ./local failed (compiler output above; run from the repository root): %w", err)
 	}
 	b.printf("built in %v\n", time.Since(t0).Round(time.Millisecond))
 	return nil
