@@ -53,12 +53,13 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":   {"run the service on a site folder", cmdServe},
-		"dev":     {"create the starter site if missing, then serve it (make dev)", cmdDev},
-		"init":    {"copy the starter site into a folder and create an admin user", cmdInit},
-		"check":   {"validate every definition, blueprint and entry of a site", cmdCheck},
-		"hooks":   {"install (push) or list WASM validation hooks offline", cmdHooks},
-		"version": {"print the version", cmdVersion},
+		"serve":     {"run the service on a site folder", cmdServe},
+		"dev":       {"create the starter site if missing, then serve it (make dev)", cmdDev},
+		"init":      {"copy the starter site into a folder and create an admin user", cmdInit},
+		"check":     {"validate every definition, blueprint and entry of a site", cmdCheck},
+		"hooks":     {"install (push) or list WASM validation hooks offline", cmdHooks},
+		"make-user": {"create a user (prompts, or flags and --password-stdin for scripts)", cmdMakeUser},
+		"version":   {"print the version", cmdVersion},
 	}
 }
 
