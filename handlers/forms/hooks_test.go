@@ -29,6 +29,7 @@ func TestSubmitWithHook(t *testing.T) {
 		{"answer without valid", hooktest.Module{Response: `{"message":"x"}`}, "", 422, "Could not be validated"},
 		{"trap", hooktest.Module{Response: hooktest.Valid, TrapAbove: hooktest.SmokeSafe}, long, 422, "Could not be validated"},
 		{"endless loop", hooktest.Module{Response: hooktest.Valid, LoopAbove: hooktest.SmokeSafe}, long, 422, "Could not be validated"},
+		{"unbounded allocation", hooktest.Module{Response: hooktest.Valid, GrowAbove: hooktest.SmokeSafe}, long, 422, "Could not be validated"},
 		// Built-in rules run first; a value they reject never reaches the hook.
 		{"built-in rule first", hooktest.Module{Response: hooktest.Valid, TrapAbove: 1}, "bad", 422, "Must be a valid email address"},
 	}

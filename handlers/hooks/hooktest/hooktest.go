@@ -3,8 +3,8 @@
 // sixteen under the race detector, while these take microseconds.
 //
 // A module built here exports memory (2 pages), alloc (always the same buffer, at 4096),
-// validate and abi_version. validate answers a fixed response, and can be told to trap or to
-// loop for ever when the request is longer than a threshold: Check's smoke request is short, so
+// validate and abi_version. validate answers a fixed response, and can be told to trap, to
+// loop for ever or to grow its memory without bound when the request is longer than a threshold: Check's smoke request is short, so
 // such a module is installed like any other and misbehaves only on real submissions.
 package hooktest
 
@@ -26,6 +26,9 @@ type Module struct {
 	TrapAbove int
 	// LoopAbove makes validate loop for ever when the request is longer; 0 never loops.
 	LoopAbove int
+	// GrowAbove makes validate grow its memory by 1 MiB at a time, without bound, when the
+	// request is longer; when the host's memory limit refuses to grow it further it traps.
+	GrowAbove int
 	// ImportEnv adds an import env.now, which ABI v1 forbids.
 	ImportEnv bool
 	// NoValidate leaves out the validate export, which ABI v1 requires.
@@ -84,6 +87,15 @@ func (m Module) Bytes() []byte {
 	if m.LoopAbove > 0 {
 		// local.get 1; i32.const N; i32.gt_u; if; loop; br 0; end; end
 		body = cat(body, []byte{0x20, 0x01, 0x41}, sleb(int64(m.LoopAbove)), []byte{0x4b, 0x04, 0x40, 0x03, 0x40, 0x0c, 0x00, 0x0b, 0x0b})
+	}
+	if m.GrowAbove > 0 {
+		// local.get 1; i32.const N; i32.gt_u; if
+		//   block; loop; i32.const 16; memory.grow; i32.const -1; i32.eq; br_if 1; br 0; end; end
+		//   unreachable
+		// end
+		body = cat(body, []byte{0x20, 0x01, 0x41}, sleb(int64(m.GrowAbove)), []byte{0x4b, 0x04, 0x40,
+			0x02, 0x40, 0x03, 0x40, 0x41, 0x10, 0x40, 0x00, 0x41, 0x7f, 0x46, 0x0d, 0x01, 0x0c, 0x00, 0x0b, 0x0b,
+			0x00, 0x0b})
 	}
 	body = cat(body, []byte{0x42}, sleb(int64(respOffset)<<32|int64(len(m.Response))))
 	validateExport := "validate"

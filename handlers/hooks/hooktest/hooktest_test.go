@@ -1,6 +1,7 @@
 package hooktest_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -25,11 +26,13 @@ func TestModulesFollowTheABI(t *testing.T) {
 		value     string
 		valid     bool
 		callFails bool
+		cause     string // in the error's cause, when the call fails
 	}{
 		{name: "valid", mod: hooktest.Module{Response: hooktest.Valid}, checkOK: true, value: long, valid: true},
 		{name: "invalid", mod: hooktest.Module{Response: hooktest.Invalid}, checkOK: true, value: "x", valid: false},
-		{name: "trap on long", mod: hooktest.Module{Response: hooktest.Valid, TrapAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true},
-		{name: "loop on long", mod: hooktest.Module{Response: hooktest.Valid, LoopAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true},
+		{name: "trap on long", mod: hooktest.Module{Response: hooktest.Valid, TrapAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true, cause: "unreachable"},
+		{name: "loop on long", mod: hooktest.Module{Response: hooktest.Valid, LoopAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true, cause: "timed out"},
+		{name: "unbounded memory on long", mod: hooktest.Module{Response: hooktest.Valid, GrowAbove: hooktest.SmokeSafe}, checkOK: true, value: long, callFails: true, cause: "unreachable"},
 		{name: "forbidden import", mod: hooktest.Module{Response: hooktest.Valid, ImportEnv: true}},
 		{name: "no validate", mod: hooktest.Module{Response: hooktest.Valid, NoValidate: true}},
 	}
@@ -51,6 +54,9 @@ func TestModulesFollowTheABI(t *testing.T) {
 			if tc.callFails {
 				if err == nil {
 					t.Fatalf("Validate = %+v, want an error", resp)
+				}
+				if cause := errors.Unwrap(err); cause == nil || !strings.Contains(cause.Error(), tc.cause) {
+					t.Errorf("cause = %v, want one mentioning %q", cause, tc.cause)
 				}
 				return
 			}
