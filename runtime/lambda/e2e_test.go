@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"cms/content/contenttest"
+	"cms/content/password"
 	"cms/runtime/config"
 	"cms/runtime/groups"
 	"cms/runtime/lambda/internal/runtimeapi"
@@ -96,12 +97,17 @@ type e2eCase struct {
 	event  string
 	status int  // both runners must answer it
 	binary bool // the body must go out base64-encoded
+	cookie bool // the response must set a cookie
 	masks  []*regexp.Regexp
 }
 
 func e2eCases() []e2eCase {
 	idAndTime := []*regexp.Regexp{
 		regexp.MustCompile(`"id":"[^"]*"`), regexp.MustCompile(`"submittedAt":"[^"]*"`),
+	}
+	session := []*regexp.Regexp{ // a new random token, and times that follow the clock
+		regexp.MustCompile(`"token":"[^"]*"`), regexp.MustCompile(`"expiresAt":"[^"]*"`), regexp.MustCompile(`"lastLogin":"[^"]*"`),
+		regexp.MustCompile(`cms_session=[^;]+`), regexp.MustCompile(`Expires=[^;]+`), regexp.MustCompile(`Max-Age=\d+`),
 	}
 	return []e2eCase{
 		{name: "GET with a query", group: "publicentries", event: "get_query.json", status: 200},
@@ -111,13 +117,16 @@ func e2eCases() []e2eCase {
 		{name: "POST JSON with a cookie (405)", group: "health", event: "post_json_cookie.json", status: 405},
 		{name: "unknown route ($default)", group: "health", event: "default_route.json", status: 404},
 		{name: "form submission (appender)", group: "forms", event: "form_submit.json", status: 201, masks: idAndTime},
+		{name: "login: POST JSON with a cookie, Set-Cookie back (writer)", group: "auth", event: "login.json", status: 200, cookie: true, masks: session},
 	}
 }
 
-// newSite writes the e2e site with fixed file times (asset ETags and Last-Modified use them).
-func newSite(t *testing.T) string {
+// newSite writes the e2e site with fixed file times (asset ETags and Last-Modified use them) and
+// the admin user with password hash pwHash.
+func newSite(t *testing.T, pwHash string) string {
 	t.Helper()
 	dir := contenttest.WriteSite(t, e2eSite)
+	contenttest.AddFiles(t, dir, "-- users/admin.yaml --\nid: admin\nemail: admin@example.com\nname: Admin\npassword_hash: "+pwHash+"\nroles: [admin]\n")
 	p := filepath.Join(dir, "public", "assets", "logo.png")
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
@@ -333,8 +342,12 @@ func TestLambdaMatchesLocal(t *testing.T) {
 		}
 	}
 	bins := buildBootstraps(t, names)
-	local := startLocal(t, newSite(t))
-	lambdaSite := newSite(t) // one folder for every function, as on EFS
+	pwHash, err := password.Hash("correct horse battery staple")
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := startLocal(t, newSite(t, pwHash))
+	lambdaSite := newSite(t, pwHash) // one folder for every function, as on EFS
 	fns := map[string]*function{}
 	for _, n := range names {
 		fns[n] = startFunction(t, bins[n], lambdaSite)
@@ -379,8 +392,11 @@ func TestLambdaMatchesLocal(t *testing.T) {
 			if a, b := fmt.Sprint(gotHeaders), fmt.Sprint(wantHeaders); a != b {
 				t.Errorf("headers:\n lambda %s\n local  %s", a, b)
 			}
-			if a, b := strings.Join(got.Cookies, "\n"), strings.Join(resp.Header["Set-Cookie"], "\n"); a != b {
+			if a, b := mask([]byte(strings.Join(got.Cookies, "\n")), c.masks), mask([]byte(strings.Join(resp.Header["Set-Cookie"], "\n")), c.masks); a != b {
 				t.Errorf("cookies:\n lambda %q\n local  %q", a, b)
+			}
+			if c.cookie && len(got.Cookies) == 0 {
+				t.Errorf("no cookies in the Lambda response")
 			}
 			body := []byte(got.Body)
 			if got.IsBase64Encoded {
