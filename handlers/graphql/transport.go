@@ -88,6 +88,20 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 	}
 	cfg := &a.Config
 
+	// A response is cached only after its query passed every check below and answered without
+	// errors, and its key holds everything those checks and the answer depend on: a hit can
+	// skip them.
+	var key string
+	var gen uint64
+	if a.results.enabled() {
+		gen = a.Store.Generation()
+		key = resultKey(bs.gen, gen, p, req.OperationName, req.Query, vars)
+		if body, ok := a.results.get(key); ok {
+			a.write(w, body)
+			return nil
+		}
+	}
+
 	entry := a.docs.get(bs.gen, req.Query)
 	cached := entry != nil
 	if !cached {
@@ -145,17 +159,6 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 		a.docs.put(req.Query, entry)
 	}
 
-	var key string
-	var gen uint64
-	if an.entryOnly && a.results.enabled() {
-		gen = a.Store.Generation()
-		key = resultKey(bs.gen, gen, p, req.OperationName, req.Query, vars)
-		if body, ok := a.results.get(key); ok {
-			a.write(w, body)
-			return nil
-		}
-	}
-
 	ctx, cancel := context.WithTimeout(r.Context(), cfg.Timeout)
 	defer cancel()
 	st := &reqState{ctx: ctx, p: p}
@@ -175,7 +178,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 	if err != nil {
 		return err
 	}
-	if key != "" && len(errs) == 0 {
+	if key != "" && an.entryOnly && len(errs) == 0 {
 		a.results.put(key, gen, body)
 	}
 	noteCode(r, errs)
