@@ -83,7 +83,8 @@ type Config struct {
 	Introspection bool
 	// Path is the endpoint, default /api/graphql.
 	Path string
-	// MaxDepth bounds the nesting of selections, default 12.
+	// MaxDepth bounds the nesting of selections, default 12. Introspection's ofType, which
+	// returns one type and never a list, adds no depth.
 	MaxDepth int
 	// MaxComplexity bounds the cost of a query: every field costs 1, and a list query multiplies
 	// the cost of its selection by its limit (100 when omitted). Default 5000.
