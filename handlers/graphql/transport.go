@@ -188,7 +188,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 
 // validationRules are graphql-go's rules without OverlappingFieldsCanBeMerged, whose pairwise
 // comparisons take seconds on a small hostile query (1,600 copies of one field) and which recurses
-// without end on fragment cycles. analyze checks the same thing in linear time: fields that
+// without end on fragment cycles. checkMerge checks the same thing in linear time: fields that
 // share a response name must be the same field with the same arguments.
 var validationRules = []gql.ValidationRuleFn{
 	gql.ArgumentsOfCorrectTypeRule,
