@@ -88,6 +88,6 @@ func (r *Resolver) Principal(ctx context.Context, token string, viaCookie bool) 
 		Roles:     access.RolesFor(u, r.roles.Role),
 		SessionID: sess.Hash,
 		ViaCookie: viaCookie,
-		ExpiresAt: sess.ExpiresAt.UTC().Format(TimeFormat),
+		ExpiresAt: sess.ExpiresISO(),
 	}, nil
 }

@@ -67,6 +67,25 @@ type Session struct {
 	UserID    string    // the user the session authenticates
 	CreatedAt time.Time // zero for files written by other systems
 	ExpiresAt time.Time
+
+	expiresISO string // ExpiresAt formatted once, not on every request
+}
+
+// ExpiresISO returns ExpiresAt in [TimeFormat].
+func (s Session) ExpiresISO() string {
+	if s.expiresISO != "" {
+		return s.expiresISO
+	}
+	return s.ExpiresAt.UTC().Format(TimeFormat)
+}
+
+// digest is a token's SHA-256, the cache key (the hex form names the file).
+type digest [sha256.Size]byte
+
+func digestOf(hash string) digest {
+	var d digest
+	_, _ = hex.Decode(d[:], []byte(hash))
+	return d
 }
 
 // file is the on-disk form of a session.
@@ -117,7 +136,7 @@ type Store struct {
 	writeMu sync.RWMutex
 
 	mu        sync.RWMutex
-	cache     map[string]*cached // hash -> session
+	cache     map[digest]*cached
 	epoch     uint64             // bumped by every removal, so a read racing one is not cached
 	lastLogin map[string]time.Time
 
@@ -146,7 +165,7 @@ func Open(o Options) (*Store, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	s := &Store{opts: o, cache: map[string]*cached{}, lastLogin: map[string]time.Time{}, closed: make(chan struct{})}
+	s := &Store{opts: o, cache: map[digest]*cached{}, lastLogin: map[string]time.Time{}, closed: make(chan struct{})}
 	if filepath.IsAbs(o.Dir) {
 		// An absolute folder outside the site gets its own root, so paths stay confined to it.
 		if !o.ReadOnly {
@@ -287,7 +306,8 @@ func (s *Store) Create(ctx context.Context, userID string) (Token, Session, erro
 		CreatedAt: now.Truncate(time.Millisecond),
 		ExpiresAt: now.Add(s.opts.Duration).Truncate(time.Millisecond),
 	}
-	body, err := json.MarshalIndent(file{ID: sess.ID, UserID: userID, ExpiresAt: sess.ExpiresAt.Format(TimeFormat), CreatedAt: sess.CreatedAt.Format(TimeFormat)}, "", "  ")
+	sess.expiresISO = sess.ExpiresAt.Format(TimeFormat)
+	body, err := json.MarshalIndent(file{ID: sess.ID, UserID: userID, ExpiresAt: sess.expiresISO, CreatedAt: sess.CreatedAt.Format(TimeFormat)}, "", "  ")
 	if err != nil {
 		return "", Session{}, content.Internalf(op, "", err)
 	}
@@ -317,7 +337,10 @@ func (s *Store) put(sess Session, now time.Time) {
 			break
 		}
 	}
-	s.cache[sess.Hash] = &cached{s: sess, checked: now}
+	if sess.expiresISO == "" {
+		sess.expiresISO = sess.ExpiresAt.UTC().Format(TimeFormat)
+	}
+	s.cache[digestOf(sess.Hash)] = &cached{s: sess, checked: now}
 }
 
 // Validate returns the session of token. A missing, malformed or expired session is an
@@ -328,10 +351,11 @@ func (s *Store) Validate(ctx context.Context, token string) (Session, error) {
 		return Session{}, errInvalid(op)
 	}
 	// Tokens are hashed as text, as existing sites do; another spelling is another token.
-	hash := HashToken(token)
+	var buf [64]byte // wellFormed tokens fit; copying avoids a heap []byte per request
+	d := digest(sha256.Sum256(buf[:copy(buf[:], token)]))
 	now := s.opts.Now()
 	s.mu.RLock()
-	c, ok := s.cache[hash]
+	c, ok := s.cache[d]
 	var sess Session
 	var checked time.Time
 	if ok {
@@ -340,6 +364,7 @@ func (s *Store) Validate(ctx context.Context, token string) (Session, error) {
 	epoch := s.epoch
 	s.mu.RUnlock()
 	if ok {
+		hash := sess.Hash
 		if !now.Before(sess.ExpiresAt) {
 			s.forget(hash)
 			s.removeQuietly(hash)
@@ -357,7 +382,7 @@ func (s *Store) Validate(ctx context.Context, token string) (Session, error) {
 			return Session{}, content.Internalf(op, s.filePath(hash), err)
 		}
 		s.mu.Lock()
-		if c, ok := s.cache[hash]; ok && s.epoch == epoch {
+		if c, ok := s.cache[d]; ok && s.epoch == epoch {
 			c.checked = now
 		}
 		s.mu.Unlock()
@@ -366,6 +391,7 @@ func (s *Store) Validate(ctx context.Context, token string) (Session, error) {
 	if err := ctx.Err(); err != nil {
 		return Session{}, err
 	}
+	hash := hex.EncodeToString(d[:])
 	sess, err := s.read(hash)
 	if err != nil {
 		if errors.Is(err, errMalformed) {
@@ -447,7 +473,7 @@ func parseTime(v string) (time.Time, error) {
 // forget drops a cached session.
 func (s *Store) forget(hash string) {
 	s.mu.Lock()
-	delete(s.cache, hash)
+	delete(s.cache, digestOf(hash))
 	s.epoch++
 	s.mu.Unlock()
 }

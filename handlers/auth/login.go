@@ -104,7 +104,7 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "no-store")
 	web.WriteJSON(w, http.StatusOK, LoginResponse{
 		Token:     string(tok),
-		ExpiresAt: sess.ExpiresAt.UTC().Format(sessions.TimeFormat),
+		ExpiresAt: sess.ExpiresISO(),
 		User: UserView{ID: u.ID, Email: u.Email, Name: u.Name, Roles: nonNil(u.Roles), CreatedAt: u.CreatedAt,
 			LastLogin: sess.CreatedAt.UTC().Format(sessions.TimeFormat)},
 	})

@@ -292,7 +292,7 @@ func (a *api) revoke(w http.ResponseWriter, r *http.Request, p *access.Principal
 	if p.ViaCookie {
 		http.SetCookie(w, authn.SessionCookie(string(tok), sess.ExpiresAt, a.SecureCookies))
 	}
-	return string(tok), sess.ExpiresAt.UTC().Format(sessions.TimeFormat), nil
+	return string(tok), sess.ExpiresISO(), nil
 }
 
 func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
