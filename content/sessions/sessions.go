@@ -137,7 +137,7 @@ type Store struct {
 
 	mu        sync.RWMutex
 	cache     map[digest]*cached
-	epoch     uint64             // bumped by every removal, so a read racing one is not cached
+	epoch     uint64 // bumped by every removal, so a read racing one is not cached
 	lastLogin map[string]time.Time
 
 	closed chan struct{}
