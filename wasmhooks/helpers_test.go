@@ -1,0 +1,105 @@
+package wasmhooks_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"cms/content"
+	"cms/wasmhooks"
+)
+
+// newHost returns a Host with test limits, closed when the test ends. Zero fields of opts get
+// the defaults of the tests: the timeouts are callTimeout and the log is discarded.
+func newHost(t testing.TB, opts wasmhooks.Options) *wasmhooks.Host {
+	t.Helper()
+	if opts.Limits.CallTimeout == 0 {
+		opts.Limits.CallTimeout = callTimeout
+	}
+	if opts.Limits.InitTimeout == 0 {
+		opts.Limits.InitTimeout = callTimeout
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	h, err := wasmhooks.New(opts)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	if raceEnabled {
+		wasmhooks.UseInterpreter(h)
+	}
+	t.Cleanup(func() {
+		if err := h.Close(t.Context()); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return h
+}
+
+// readModule returns testdata/{name}.wasm.
+func readModule(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name+".wasm"))
+	if err != nil {
+		t.Fatalf("read module: %v (rebuild with go generate)", err)
+	}
+	return b
+}
+
+// moduleOf names wasm as a stored module would.
+func moduleOf(name string, wasm []byte) wasmhooks.Module {
+	sum := sha256.Sum256(wasm)
+	return wasmhooks.Module{
+		Name:   name,
+		SHA256: hex.EncodeToString(sum[:]),
+		Load:   func() ([]byte, error) { return wasm, nil },
+	}
+}
+
+// testModule is moduleOf for testdata/{name}.wasm.
+func testModule(t testing.TB, name string) wasmhooks.Module {
+	t.Helper()
+	return moduleOf(name, readModule(t, name))
+}
+
+// wantError fails the test unless err is a *content.Error of kind k.
+func wantError(t testing.TB, err error, k content.Kind) *content.Error {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("error = nil, want a %v error", k)
+	}
+	ce, ok := errors.AsType[*content.Error](err)
+	if !ok {
+		t.Fatalf("error = %v (%T), want a *content.Error", err, err)
+	}
+	if ce.Kind != k {
+		t.Fatalf("error kind = %v, want %v; error: %v", ce.Kind, k, err)
+	}
+	return ce
+}
+
+// validate calls h.Validate with value and arg, failing the test on an error.
+func validate(t testing.TB, h *wasmhooks.Host, m wasmhooks.Module, value any, arg string) wasmhooks.Response {
+	t.Helper()
+	resp, err := h.Validate(t.Context(), m, request(value, arg))
+	if err != nil {
+		t.Fatalf("Validate(%v): %v", value, err)
+	}
+	return resp
+}
+
+func request(value any, arg string) wasmhooks.Request {
+	return wasmhooks.Request{
+		Form:   "contact",
+		Field:  "field",
+		Value:  value,
+		Params: wasmhooks.Params{Arg: arg},
+		Data:   map[string]any{"field": value},
+		Locale: "en",
+	}
+}
