@@ -244,12 +244,12 @@ func (rep *report) writeLoad(w io.Writer) {
 	fmt.Fprintf(w, "\nx trivial = req/s over the trivial handler's (the targets); x trivial by CPU = the trivial handler's server CPU per request over the scenario's, which other processes on the machine hardly disturb. load avg = 1-minute load average when the scenario started (above %d, other work competed for the CPUs).\n", numCPU())
 	fmt.Fprintln(w, "\nrequests:")
 	for _, r := range lr.Rows {
-		fmt.Fprintf(w, "  %-16s %s\n", r.Scenario, r.Request)
+		fmt.Fprintf(w, "  %-20s %s\n", r.Scenario, r.Request)
 	}
 	var profiles []string
 	for _, r := range lr.Rows {
 		if r.Profile != "" {
-			profiles = append(profiles, fmt.Sprintf("  %-16s %s", r.Scenario, r.Profile))
+			profiles = append(profiles, fmt.Sprintf("  %-20s %s", r.Scenario, r.Profile))
 		}
 	}
 	if len(profiles) > 0 {
