@@ -7,3 +7,6 @@ var DecodeResponse = decodeResponse
 // called before h is first used. Tests use it under the race detector, where compiling a Go
 // module takes about ten times longer than interpreting it; see race_test.go.
 func UseInterpreter(h *Host) { h.interpret = true }
+
+// MaxModules is the number of compiled modules a Host keeps.
+const MaxModules = maxModules

@@ -188,7 +188,7 @@ func (h *Host) newEngine() (*engine, error) {
 	}
 	e.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, e.rt); err != nil {
-		e.close(ctx)
+		_ = e.close(ctx) // the instantiation error is the one to report
 		return nil, fmt.Errorf("instantiate WASI: %w", err)
 	}
 	defs := e.rt.Module(wasiModule).ExportedFunctionDefinitions()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,7 +30,8 @@ type module struct {
 
 // module returns the compiled module with the given sha256, compiling the bytes from load if
 // this Host has not seen it. Concurrent callers asking for the same module share one compile.
-// A module that breaks the ABI gives a *hookError; a failure of load is returned as it is.
+// A module that breaks the ABI gives a *hookError, remembered like a compiled module; a failure
+// of load is returned as it is and forgotten.
 func (h *Host) module(ctx context.Context, e *engine, sha string, load func() ([]byte, error)) (*module, error) {
 	h.mu.Lock()
 	if h.closed {
@@ -56,8 +58,9 @@ func (h *Host) module(ctx context.Context, e *engine, sha string, load func() ([
 	}
 
 	m.err = h.compile(ctx, e, m, load)
-	if m.err != nil {
-		// Forget the failure, so that a later call retries: a load error may be passing.
+	if _, bad := errors.AsType[*hookError](m.err); m.err != nil && !bad {
+		// Forget a failure to load, so that a later call retries: it may be passing. A module
+		// that breaks the ABI stays refused, so it is not compiled again on every call.
 		h.mu.Lock()
 		if h.modules[sha] == m {
 			delete(h.modules, sha)
@@ -68,10 +71,27 @@ func (h *Host) module(ctx context.Context, e *engine, sha string, load func() ([
 	return m, m.err
 }
 
-// evictLocked removes the least recently used compiled modules while the Host holds too many,
-// and returns them to be closed once h.mu is released.
-func (h *Host) evictLocked() []*module {
-	var out []*module
+// evicted is what remains to be closed of a module dropped from the cache.
+type evicted struct {
+	code wazero.CompiledModule // nil if it failed to compile
+	idle []*instance
+}
+
+// close closes the idle instances and the compiled code. Instances in use keep working:
+// wazero allows closing compiled code under running instances, and release closes them.
+func (ev evicted) close(ctx context.Context) {
+	for _, in := range ev.idle {
+		in.close()
+	}
+	if ev.code != nil {
+		_ = ev.code.Close(ctx) // only frees memory; nothing to report
+	}
+}
+
+// evictLocked removes the least recently used modules while the Host holds too many, and
+// returns what is to be closed once h.mu is released.
+func (h *Host) evictLocked() []evicted {
+	var out []evicted
 	for len(h.modules) >= maxModules {
 		var lru *module
 		for _, m := range h.modules {
@@ -89,21 +109,10 @@ func (h *Host) evictLocked() []*module {
 		}
 		delete(h.modules, lru.sha)
 		lru.dropped = true
-		out = append(out, lru)
+		out = append(out, evicted{code: lru.code, idle: lru.idle})
+		lru.idle = nil
 	}
 	return out
-}
-
-// close closes a dropped module's idle instances and its compiled code. Instances still in use
-// keep working: wazero allows closing compiled code under running instances.
-func (m *module) close(ctx context.Context) {
-	for _, in := range m.idle {
-		in.close()
-	}
-	m.idle = nil
-	if m.code != nil {
-		_ = m.code.Close(ctx) // only frees memory; nothing to report
-	}
 }
 
 // compile loads, verifies and compiles a module.

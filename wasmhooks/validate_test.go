@@ -342,6 +342,69 @@ func TestCompilationCacheDir(t *testing.T) {
 	}
 }
 
+// TestModuleCacheIsBounded fills the cache with distinct modules and checks that the least
+// recently used one is dropped, and loaded again when it is next asked for.
+func TestModuleCacheIsBounded(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, wasmhooks.Options{})
+	var loads atomic.Int32
+	variant := func(i int) wasmhooks.Module {
+		// Each alloc returns another address, so each module has another sha256.
+		m := hookModule(i64Const(validAt<<32 | int64(len(validJSON))))
+		m.funcs[0].body = i32Const(int32(1024 + i))
+		mod := moduleOf(fmt.Sprint("variant-", i), m.bytes())
+		load := mod.Load
+		mod.Load = func() ([]byte, error) {
+			loads.Add(1)
+			return load()
+		}
+		return mod
+	}
+	first := variant(0)
+	validate(t, h, first, "x", "")
+	for i := 1; i < wasmhooks.MaxModules; i++ {
+		validate(t, h, variant(i), "x", "")
+		validate(t, h, first, "x", "") // keep the first one recently used
+	}
+	if n := loads.Load(); n != wasmhooks.MaxModules {
+		t.Fatalf("%d loads for %d modules", n, wasmhooks.MaxModules)
+	}
+	validate(t, h, variant(wasmhooks.MaxModules), "x", "") // drops variant 1
+	validate(t, h, first, "x", "")
+	if n := loads.Load(); n != wasmhooks.MaxModules+1 {
+		t.Errorf("first module loaded again although it was used last: %d loads", n)
+	}
+	validate(t, h, variant(1), "x", "")
+	if n := loads.Load(); n != wasmhooks.MaxModules+2 {
+		t.Errorf("variant 1 was not dropped: %d loads", n)
+	}
+}
+
+// TestBrokenModuleIsRemembered checks that a stored module that breaks the ABI is not
+// compiled again on every call, while a failing Load is retried.
+func TestBrokenModuleIsRemembered(t *testing.T) {
+	t.Parallel()
+	h := newHost(t, wasmhooks.Options{})
+	var loads atomic.Int32
+	m := moduleOf("no-memory", func() []byte {
+		nm := hookModule(i64Const(0))
+		nm.memExport = ""
+		return nm.bytes()
+	}())
+	load := m.Load
+	m.Load = func() ([]byte, error) {
+		loads.Add(1)
+		return load()
+	}
+	for range 3 {
+		_, err := h.Validate(t.Context(), m, request("x", ""))
+		wantHookFailure(t, err, "module does not export memory")
+	}
+	if n := loads.Load(); n != 1 {
+		t.Errorf("broken module loaded %d times, want 1", n)
+	}
+}
+
 func TestClose(t *testing.T) {
 	t.Parallel()
 	m := moduleOf("minimal", minimalModule())
