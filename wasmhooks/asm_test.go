@@ -168,9 +168,17 @@ func hookModule(validate []byte, extra ...asmFunc) asmModule {
 //	    (then (i64.const 0x20_0000_000f)) ;; (32 << 32) | 15: {"valid":false}
 //	    (else (i64.const 0x10_0000_000e)))) ;; (16 << 32) | 14: {"valid":true}
 func parityModule() []byte {
+	cond := cat([]byte{0x20, 1}, i32Const(1), []byte{0x71 /* i32.and */})
+	return eitherModule(cond).bytes()
+}
+
+// eitherModule is a hook whose validate runs cond, which leaves an i32 on the stack, and
+// answers {"valid":false} if it is true and {"valid":true} otherwise.
+func eitherModule(cond []byte) asmModule {
 	const invalidJSON, invalidAt = `{"valid":false}`, 32
 	body := cat(
-		[]byte{0x20, 1}, i32Const(1), []byte{0x71 /* i32.and */, 0x04 /* if */, tI64},
+		cond,
+		[]byte{0x04 /* if */, tI64},
 		i64Const(invalidAt<<32|int64(len(invalidJSON))),
 		[]byte{0x05 /* else */},
 		i64Const(validAt<<32|int64(len(validJSON))),
@@ -180,6 +188,25 @@ func parityModule() []byte {
 	m.data = make([]byte, invalidAt-validAt+len(invalidJSON))
 	copy(m.data, validJSON)
 	copy(m.data[invalidAt-validAt:], invalidJSON)
+	return m
+}
+
+// clockModule answers {"valid":false} if the wall clock it sees is before 2025-01-01 and
+// {"valid":true} from then on:
+//
+//	(import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))
+//	(func (export "validate") (param i32 i32) (result i64)
+//	  (drop (call 0 (i32.const 0) (i64.const 1) (i32.const 64))) ;; realtime, in ns, to 64
+//	  (if (result i64) (i64.lt_u (i64.load (i32.const 64)) (i64.const 1735689600000000000))
+//	    (then <{"valid":false}>) (else <{"valid":true}>)))
+func clockModule() []byte {
+	cond := cat(
+		i32Const(0), i64Const(1), i32Const(64), []byte{opCall, 0, 0x1a /* drop */},
+		i32Const(64), []byte{0x29 /* i64.load */, 3, 0},
+		i64Const(1735689600_000_000_000), []byte{0x54 /* i64.lt_u */},
+	)
+	m := eitherModule(cond)
+	m.imports = []asmImport{{module: "wasi_snapshot_preview1", name: "clock_time_get", params: []byte{tI32, tI64, tI32}, results: []byte{tI32}}}
 	return m.bytes()
 }
 

@@ -405,6 +405,20 @@ func TestBrokenModuleIsRemembered(t *testing.T) {
 	}
 }
 
+func TestClock(t *testing.T) {
+	t.Parallel()
+	m := moduleOf("clock", clockModule())
+	fixed := newHost(t, wasmhooks.Options{}) // the guest sees 2022
+	if got := validate(t, fixed, m, "x", ""); got.Valid {
+		t.Errorf("with the fixed clock the guest sees 2025 or later")
+	}
+	now := func() time.Time { return time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC) }
+	set := newHost(t, wasmhooks.Options{Now: now})
+	if got := validate(t, set, m, "x", ""); !got.Valid {
+		t.Errorf("with Options.Now the guest sees a time before 2025")
+	}
+}
+
 func TestClose(t *testing.T) {
 	t.Parallel()
 	m := moduleOf("minimal", minimalModule())
