@@ -76,6 +76,7 @@ func (b *bench) printf(format string, args ...any) { fmt.Fprintf(b.out, format, 
 
 func (b *bench) run(ctx context.Context) error {
 	b.printf("# cms benchmark\n\n%s\nmachine: %s\nwork folder: %s\n\n", b.rep.Command, b.rep.Machine, b.dir)
+	b.noteLoad("at the start")
 	if err := b.buildCMS(ctx); err != nil {
 		return err
 	}
@@ -96,6 +97,7 @@ func (b *bench) run(ctx context.Context) error {
 			return err
 		}
 	}
+	b.noteLoad("at the end")
 	b.rep.Elapsed = time.Since(b.started).Round(time.Second).String()
 	b.printf("\n")
 	b.rep.writeSummary(b.out)
@@ -106,6 +108,18 @@ func (b *bench) run(ctx context.Context) error {
 		b.printf("report written to %s\n", b.o.out)
 	}
 	return nil
+}
+
+// noteLoad records a warning when other processes keep the machine busy: absolute figures are
+// then unreliable, ratios measured back to back and CPU per request much less so.
+func (b *bench) noteLoad(when string) {
+	l := loadAverage()
+	if l <= float64(numCPU()) {
+		return
+	}
+	n := fmt.Sprintf("load average %.1f on %d CPUs %s: other processes competed for the CPUs; absolute req/s and ms are unreliable, compare the ratios and the server CPU per request", l, numCPU(), when)
+	b.rep.Notes = append(b.rep.Notes, n)
+	b.printf("note: %s\n", n)
 }
 
 // buildCMS builds ./local into the work folder once (or uses -cms-bin).

@@ -281,6 +281,9 @@ func (rep *report) writeSummary(w io.Writer) {
 		}
 	}
 	table(w, []string{"measure", "value", "target", "verdict"}, rows)
+	for _, n := range rep.Notes {
+		fmt.Fprintf(w, "\nnote: %s\n", n)
+	}
 }
 
 // save writes the report as JSON (.json) or as the same Markdown as printed.
