@@ -37,7 +37,7 @@ type bench struct {
 	started time.Time
 }
 
-func newBench(ctx context.Context, o options, out io.Writer) (*bench, error) {
+func newBench(o options, out io.Writer) (*bench, error) {
 	b := &bench{o: o, out: out, sites: map[int]string{}, started: time.Now()}
 	b.rep = &report{
 		Command: "go run ./local/bench " + strings.Join(o.args, " "),

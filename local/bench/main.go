@@ -146,7 +146,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	b, err := newBench(ctx, o, stdout)
+	b, err := newBench(o, stdout)
 	if err != nil {
 		return err
 	}
