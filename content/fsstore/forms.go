@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -102,13 +103,88 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 	if err != nil {
 		return nil, content.Internalf(op, form, err)
 	}
-	p := path.Join(s.submissionDir(form), submissionFileName(at, sub.ID))
-	// Exclusive: a clash of random ids is all but impossible, but if it happened it must not
-	// overwrite someone else's submission.
-	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
-		return nil, content.Internalf(op, p, err)
+	dir, name := s.submissionDir(form), submissionFileName(at, sub.ID)
+	if err := s.writeNewFile(dir, name, raw); err != nil {
+		return nil, content.Internalf(op, path.Join(dir, name), err)
 	}
 	return sub, nil
+}
+
+// writeNewFile creates dir/name with data, atomically (no reader ever sees part of it),
+// exclusively (an existing file is never replaced: a clash of random ids is all but impossible,
+// but if it happened it must not overwrite someone else's submission) and durably, creating dir
+// if needed.
+//
+// It is the submit path's hot spot, so it does less than atomicfile.Write: it works inside the
+// form's folder (one path lookup instead of one per step), and on Linux it writes an unnamed
+// file (O_TMPFILE) and links it in, one change to the folder instead of three (create a temp
+// file, link it, remove it). Where O_TMPFILE is unavailable (NFS, such as EFS) it falls back to a
+// named temp file (a dot file with atomicfile's marker, which listings skip).
+func (s *Store) writeNewFile(dir, name string, data []byte) error {
+	root, err := s.root.OpenRoot(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := s.root.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("create folder %s: %w", dir, err)
+		}
+		if !s.opts.NoSync {
+			// The new folder's own entry must survive a crash too.
+			if err := atomicfile.SyncDir(s.root, path.Dir(dir)); err != nil {
+				return err
+			}
+		}
+		root, err = s.root.OpenRoot(dir)
+	}
+	if err != nil {
+		return fmt.Errorf("open folder %s: %w", dir, err)
+	}
+	defer root.Close()
+	d, err := root.Open(".")
+	if err != nil {
+		return fmt.Errorf("open folder %s: %w", dir, err)
+	}
+	defer d.Close()
+	done, err := linkUnnamed(d, name, data, !s.opts.NoSync)
+	if !done {
+		err = writeViaTemp(root, name, data, !s.opts.NoSync)
+	}
+	if err != nil {
+		return err
+	}
+	if !s.opts.NoSync {
+		if err := d.Sync(); err != nil {
+			return fmt.Errorf("sync folder %s: %w", dir, err)
+		}
+	}
+	return nil
+}
+
+// writeViaTemp writes data to a temp file in root, then links it as name (failing if name
+// exists) and removes the temp name.
+func writeViaTemp(root *os.Root, name string, data []byte, sync bool) (err error) {
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := "." + name + atomicfile.TempMarker + fmt.Sprintf("%x", rnd)
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("create temp file for %s: %w", name, err)
+	}
+	defer func() {
+		_ = root.Remove(tmp)
+	}()
+	_, err = f.Write(data)
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", name, err)
+	}
+	if err := root.Link(tmp, name); err != nil {
+		return fmt.Errorf("create %s: %w", name, err)
+	}
+	return nil
 }
 
 // formatSubmission writes the YAML of a submission file.
