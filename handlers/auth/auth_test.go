@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"cms/content"
 	"cms/content/contenttest"
 	"cms/content/sessions"
 	"cms/handlers/auth"
@@ -359,6 +361,27 @@ func postFrom(h http.Handler, addr, email, password string) *httptest.ResponseRe
 	return w
 }
 
+// plainCredentials accepts authtest.Password for any existing user without scrypt. The rate-limit
+// tests use it because they test the limiter, which runs before the driver; the real driver's
+// cost and answers are tested above and in content/sessions.
+type plainCredentials struct{ users auth.UserProvider }
+
+func (c plainCredentials) Validate(_ context.Context, email, password string) (*content.User, error) {
+	u, err := c.users.UserByEmail(email)
+	if err != nil || password != authtest.Password {
+		return nil, content.Unauthenticatedf("test", "Invalid credentials")
+	}
+	return u, nil
+}
+
+// limited configures the limits and the scrypt-free driver.
+func limited(env *authtest.Env, l auth.Limits) func(*auth.Deps) {
+	return func(d *auth.Deps) {
+		d.Limits = l
+		d.Credentials = plainCredentials{users: env.Store}
+	}
+}
+
 func TestRateLimit(t *testing.T) {
 	t.Parallel()
 	limits := auth.Limits{PerEmail: 2, PerAddress: 2, Window: time.Minute}
@@ -377,7 +400,7 @@ func TestRateLimit(t *testing.T) {
 	t.Run("per email", func(t *testing.T) {
 		t.Parallel()
 		env := newEnv(t)
-		h := env.Handler(t, func(d *auth.Deps) { d.Limits = auth.Limits{PerEmail: 2, PerAddress: 20, Window: time.Minute} })
+		h := env.Handler(t, limited(env, auth.Limits{PerEmail: 2, PerAddress: 20, Window: time.Minute}))
 		for i := range 2 {
 			if w := postFrom(h, "10.0.0.1:1", "alice@example.com", "bad guess"); w.Code != 401 {
 				t.Fatalf("failure %d: status %d", i, w.Code)
@@ -400,7 +423,7 @@ func TestRateLimit(t *testing.T) {
 	t.Run("success resets the email counter", func(t *testing.T) {
 		t.Parallel()
 		env := newEnv(t)
-		h := env.Handler(t, func(d *auth.Deps) { d.Limits = limits })
+		h := env.Handler(t, limited(env, limits))
 		postFrom(h, "10.0.0.1:1", "alice@example.com", "bad guess")
 		if w := postFrom(h, "10.0.0.2:1", "alice@example.com", authtest.Password); w.Code != 200 {
 			t.Fatalf("status %d", w.Code)
@@ -412,7 +435,7 @@ func TestRateLimit(t *testing.T) {
 	t.Run("per address", func(t *testing.T) {
 		t.Parallel()
 		env := newEnv(t)
-		h := env.Handler(t, func(d *auth.Deps) { d.Limits = limits })
+		h := env.Handler(t, limited(env, limits))
 		for _, email := range []string{"a@example.com", "b@example.com"} {
 			if w := postFrom(h, "192.0.2.7:5000", email, "guess"); w.Code != 401 {
 				t.Fatalf("status %d", w.Code)
@@ -434,7 +457,7 @@ func TestRateLimit(t *testing.T) {
 	t.Run("validation errors do not count", func(t *testing.T) {
 		t.Parallel()
 		env := newEnv(t)
-		h := env.Handler(t, func(d *auth.Deps) { d.Limits = limits })
+		h := env.Handler(t, limited(env, limits))
 		for range 5 {
 			if w := postFrom(h, "10.0.0.1:1", "alice@example.com", ""); w.Code != 422 {
 				t.Fatalf("status %d", w.Code)
@@ -450,7 +473,7 @@ func TestRateLimit(t *testing.T) {
 func TestRateLimitParallel(t *testing.T) {
 	t.Parallel()
 	env := newEnv(t)
-	h := env.Handler(t, func(d *auth.Deps) { d.Limits = auth.Limits{PerEmail: 3, PerAddress: 100, Window: time.Hour} })
+	h := env.Handler(t, limited(env, auth.Limits{PerEmail: 3, PerAddress: 100, Window: time.Hour}))
 	var mu sync.Mutex
 	codes := map[int]int{}
 	var wg sync.WaitGroup
