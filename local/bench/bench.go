@@ -117,9 +117,11 @@ func (b *bench) noteLoad(when string) {
 	if l <= float64(numCPU()) {
 		return
 	}
-	n := fmt.Sprintf("load average %.1f on %d CPUs %s: other processes competed for the CPUs; absolute req/s and ms are unreliable, compare the ratios and the server CPU per request", l, numCPU(), when)
+	n := fmt.Sprintf("load average %.1f on %d CPUs %s: other processes competed for the CPUs; absolute req/s and ms are unreliable, compare the ratios and the server CPU times", l, numCPU(), when)
 	b.rep.Notes = append(b.rep.Notes, n)
-	b.printf("note: %s\n", n)
+	if len(b.rep.Notes) == 1 {
+		b.printf("note: %s\n", n)
+	}
 }
 
 // buildCMS builds ./local into the work folder once (or uses -cms-bin).
@@ -228,6 +230,7 @@ func (b *bench) startup(ctx context.Context, n int) error {
 		if err != nil {
 			return err
 		}
+		cpu, _ := cpuTime(p.pid()) // right after ready: what start-up cost in CPU, whatever else ran
 		if b.rep.StartupCmd == "" {
 			b.rep.StartupCmd = strings.ReplaceAll(p.commandLine(), site, "SITE")
 		}
@@ -240,10 +243,10 @@ func (b *bench) startup(ctx context.Context, n int) error {
 		if memErr != nil {
 			return memErr
 		}
-		row := startupRow{Entries: n, Run: label, SnapshotBefore: snapshot, ReadyMs: ms(ready), RSSMiB: mib(mem.RSS), PeakMiB: mib(mem.HWM), Requests: requests, Load1: load1, HeapProfile: heap}
+		row := startupRow{Entries: n, Run: label, SnapshotBefore: snapshot, ReadyMs: ms(ready), RSSMiB: mib(mem.RSS), PeakMiB: mib(mem.HWM), Requests: requests, Load1: load1, HeapProfile: heap, CPUms: ms(cpu)}
 		row.judge()
 		b.rep.Startup = append(b.rep.Startup, row)
-		b.printf("start-up %7d entries %-4s: ready in %8.1f ms, RSS %6.1f MiB (peak %6.1f MiB)%s\n", n, label, row.ReadyMs, row.RSSMiB, row.PeakMiB, row.verdictText())
+		b.printf("start-up %7d entries %-4s: ready in %8.1f ms (CPU %6.0f ms), RSS %6.1f MiB (peak %6.1f MiB)%s\n", n, label, row.ReadyMs, row.CPUms, row.RSSMiB, row.PeakMiB, row.verdictText())
 	}
 	return nil
 }
