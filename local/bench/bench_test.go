@@ -376,3 +376,21 @@ func TestProcLifecycle(t *testing.T) {
 		t.Errorf("waitReady on an exiting child: %v", err)
 	}
 }
+
+// FuzzParseWrk feeds arbitrary text to the wrk output reader: it must never panic, and what it
+// accepts must be consistent.
+func FuzzParseWrk(f *testing.F) {
+	f.Add(wrkSample)
+	f.Add("Requests/sec: 1\n  1 requests in 1s\n     50%  1s\n")
+	f.Add("  5 requests in 1s\n  Non-2xx or 3xx responses: 9\nRequests/sec: 5\n")
+	f.Add("  5 requests in 1s\n  Socket errors: connect 9223372036854775807, read 9223372036854775807, write 0, timeout 0\nRequests/sec: 5\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		m, err := parseWrk(out)
+		if err != nil {
+			return
+		}
+		if m.ok < 0 || m.errors < 0 || m.rps < 0 || m.p50 < 0 || m.p99 < 0 {
+			t.Errorf("parseWrk(%q) = %+v", out, m)
+		}
+	})
+}

@@ -98,7 +98,9 @@ func parseWrk(out string) (measured, error) {
 	if x := wrkSocket.FindStringSubmatch(out); x != nil {
 		for _, s := range x[1:] {
 			v, _ := strconv.ParseInt(s, 10, 64)
-			m.errors += v
+			if m.errors+v >= m.errors { // ignore absurd counts that would overflow
+				m.errors += v
+			}
 		}
 	}
 	m.ok = max(n-m.errors, 0)
