@@ -46,12 +46,14 @@ func smokeRequest() Request {
 // stderr, Details is a [CheckDetails]. A failure of the host itself is Internal.
 func (h *Host) Check(ctx context.Context, wasm []byte) (Info, error) {
 	const op = "wasmhooks.Check"
+	var hint string // added to the message once the module is known to be a command
 	fail := func(err error) (Info, error) {
 		if ctx.Err() != nil {
 			return Info{}, content.Internalf(op, "", fmt.Errorf("check stopped: %w", err))
 		}
 		if he, ok := errors.AsType[*hookError](err); ok {
-			ce := &content.Error{Kind: content.Invalid, Op: op, Message: he.msg, Err: err}
+			// The message says it all; the cause, without it, is for the log.
+			ce := &content.Error{Kind: content.Invalid, Op: op, Message: he.msg + hint, Err: he.err}
 			if he.stderr != "" {
 				ce.Details = CheckDetails{Stderr: he.stderr}
 			}
@@ -72,6 +74,10 @@ func (h *Host) Check(ctx context.Context, wasm []byte) (Info, error) {
 	m, err := h.module(ctx, e, sha, func() ([]byte, error) { return wasm, nil })
 	if err != nil {
 		return fail(err)
+	}
+	if slices.Contains(m.exports, "_start") && !slices.Contains(m.exports, "_initialize") {
+		// The exports of a Go command fail because main has not run: say how to build a reactor.
+		hint = " (the module is a WASI command: it exports _start, which this host never calls; build a Go hook with -buildmode=c-shared)"
 	}
 	in, err := h.instance(ctx, e, m)
 	if err != nil {

@@ -64,6 +64,9 @@ func TestCheck(t *testing.T) {
 
 	initLoop := hookModule(i64Const(0), asmFunc{export: "_initialize", body: endlessLoop()})
 
+	// command is a WASI command whose validate cannot work before _start has run.
+	command := hookModule([]byte{opUnreachable}, asmFunc{export: "_start"})
+
 	// smokeSize traps on a request longer than the documented smoke request of 89 bytes:
 	//	(if (i32.gt_u (local.get 1) (i32.const 89)) (then unreachable))
 	//	(i64.const 0x10_0000_000e)
@@ -103,6 +106,7 @@ func TestCheck(t *testing.T) {
 		{name: "endless _initialize", short: true, wasm: initLoop.bytes(), want: "initialisation timed out after " + shortTimeout.String()},
 		{name: "endless validate", short: true, wasm: hookModule(endlessLoop()).bytes(), want: "smoke call timed out after " + shortTimeout.String()},
 		{name: "trap", wasm: hookModule([]byte{opUnreachable}).bytes(), want: "smoke call trapped in validate: wasm error: unreachable"},
+		{name: "command", wasm: command.bytes(), want: "smoke call trapped in validate: wasm error: unreachable (the module is a WASI command: it exports _start, which this host never calls; build a Go hook with -buildmode=c-shared)"},
 		{name: "trap with stderr", wasm: stderrTrapModule(), want: "smoke call trapped in validate: wasm error: unreachable", wantErr: "boom\n"},
 		{name: "guest error", wasm: hookModule(i64Const(0)).bytes(), want: "smoke call failed: validate reported a guest error"},
 		{name: "outside memory", wasm: hookModule(i64Const(0x7fff_0000<<32 | 14)).bytes(), want: "smoke call failed: response at 0x7fff0000+14 lies outside memory of 131072 bytes"},

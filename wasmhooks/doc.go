@@ -9,7 +9,8 @@
 // returns its [Info]; [Host.Validate] asks a module, named by its sha256, whether one field value
 // is valid; [Host.Close] releases everything. A Host is safe for concurrent use. Compiled modules
 // are kept by sha256 (the least recently used are dropped beyond 64), with up to
-// [Options.PoolSize] idle instances each.
+// [Options.PoolSize] idle instances each; a module that breaks the ABI is remembered as broken,
+// so it is not compiled again on every call.
 //
 // Errors are [*content.Error]. Check reports a bad module as Invalid with a message the uploader
 // can act on. Validate reports a request that is too large as Invalid, and any failure of the
@@ -21,7 +22,9 @@
 //
 // This is a contract third parties write modules against; it changes only with a new version.
 //
-// A hook is a WebAssembly 1.0 module. It must export
+// A hook is a WebAssembly module in binary format version 1, using at most the features of the
+// WebAssembly 2.0 core specification (bulk memory, multi-value, sign extension, non-trapping
+// float-to-int conversion, reference types, SIMD), with one 32-bit memory. It must export
 //
 //	memory                                    its linear memory
 //	alloc(size i32) -> i32                    a buffer of size bytes for the request; 0 on failure
@@ -56,7 +59,8 @@
 //	{"valid":true}
 //	{"valid":false,"message":"plain text for the user","code":"invalid_vat"}
 //
-// valid is required. message is plain text (the site escapes it) of at most 512 characters.
+// valid is required. message is plain text (the site escapes it) of at most 512 Unicode code
+// points.
 // code is at most 64 ASCII letters, digits, '_', '-' or '.'. Other fields are ignored, so later
 // versions can add some.
 //

@@ -24,7 +24,14 @@ type hookError struct {
 func (e *hookError) Error() string {
 	s := e.msg
 	if e.err != nil {
-		s += ": " + e.err.Error()
+		cause := e.err.Error()
+		_, trace, multiline := strings.Cut(cause, "\n")
+		switch {
+		case multiline && strings.HasSuffix(s, wasmError(e.err)):
+			s += "\n" + trace // a trap: msg ends with its first line; keep the stack trace
+		case !strings.HasSuffix(s, cause):
+			s += ": " + cause
+		}
 	}
 	if e.stderr != "" {
 		s += fmt.Sprintf(" (guest stderr: %q)", e.stderr)
