@@ -100,7 +100,7 @@ func newHandler(t *testing.T, dir string) http.Handler {
 
 type entryJSON struct {
 	Title, Slug, Status, Collection, CreatedAt, URL, Content, HTML string
-	Data                                                          map[string]any
+	Data                                                           map[string]any
 }
 
 type listJSON struct {
