@@ -33,6 +33,11 @@ type indexed struct {
 	e     *content.Entry
 	mtime int64
 	size  int64
+	// raw is the encoded Data of an entry loaded from the index snapshot, decoded into e.Data
+	// once, before e is first handed out or filtered on (ensureData); "" for entries read from
+	// their files, whose Data is always set.
+	raw  string
+	once sync.Once
 }
 
 func (s *Store) entryPath(c, slug string) string {
@@ -363,6 +368,9 @@ func (s *Store) Entries(c string, q query.Query) ([]*content.Entry, int, error) 
 		return nil, 0, err
 	}
 	keys := q.Sort
+	if len(q.Filter) > 0 || len(keys) > 0 {
+		ix.ensureAllData() // filters and sort keys read custom fields
+	}
 	if len(keys) == 0 {
 		ordered := ix.defaultOrder(coll)
 		out := make([]*content.Entry, 0, min(len(ordered), max(q.Limit, 16)))
@@ -376,6 +384,7 @@ func (s *Store) Entries(c string, q query.Query) ([]*content.Entry, int, error) 
 				out = append(out, e)
 			}
 		}
+		ix.ensureData(out)
 		return out, total, nil
 	}
 	ix.mu.RLock()
@@ -406,6 +415,7 @@ func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
 	}
 	all := make([]*content.Entry, 0, len(ix.entries))
 	for _, it := range ix.entries {
+		it.decode() // the order of a sortable collection is a custom field
 		all = append(all, it.e)
 	}
 	query.Sort(all, query.DefaultOrder(c))
@@ -433,6 +443,7 @@ func (s *Store) EntryMeta(c, slug string) (*content.Entry, error) {
 	if it == nil {
 		return nil, content.NotFoundf(op, slug, "Entry %q not found", c+"/"+slug)
 	}
+	it.decode()
 	return it.e, nil
 }
 

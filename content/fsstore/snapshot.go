@@ -694,3 +694,41 @@ func (s *Store) closeSnapshot() {
 	}
 	s.snap.closed = true
 }
+
+// decode sets e.Data from the snapshot bytes the first time it is needed. Entries are shared, so
+// this is the one write to an entry after it joined the index; sync.Once orders it before every
+// read that follows a hand-out.
+func (it *indexed) decode() {
+	if it.raw == "" {
+		return
+	}
+	it.once.Do(func() {
+		m, err := decodeData(it.raw)
+		if err != nil {
+			// The checksum matched, so only a writer bug gets here; show the entry without
+			// custom fields rather than fail every request that lists it.
+			m = content.NewMap(0)
+		}
+		it.e.Data = m
+	})
+}
+
+// ensureData decodes the data of entries about to be handed out.
+func (ix *collIndex) ensureData(es []*content.Entry) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, e := range es {
+		if it := ix.entries[e.Slug]; it != nil && it.e == e {
+			it.decode()
+		}
+	}
+}
+
+// ensureAllData decodes the data of every entry of the collection (before a filter or sort).
+func (ix *collIndex) ensureAllData() {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for _, it := range ix.entries {
+		it.decode()
+	}
+}

@@ -16,17 +16,21 @@ import (
 //	header:  magic "CMSINDEX" | version u32 | CRC-32C of payload u32 | generation u64 | payload length u64
 //	payload: uvarint #collections, then per collection:
 //	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries
-//	entry:   slug | title | status | author | createdAt | updatedAt | hash | varint mtime | uvarint size | map
+//	entry:   slug | title | status | author | createdAt | updatedAt | hash | varint mtime | uvarint size |
+//	         uvarint length of the data | map
 //	map:     uvarint #keys, then key | value per key
 //	value:   tag byte: 0 nil, 1 false, 2 true, 3 int64 (zigzag varint), 4 float64 (8 bytes LE),
 //	         5 string, 6 list (uvarint n, values), 7 map
 //	string:  uvarint length | bytes
 //
 // Entries are stored in the collection's default order, so a reader can reuse the order instead
-// of sorting. The format is private to this package; a version bump makes old files rebuild.
+// of sorting. The custom fields (the data map) are length-prefixed so a reader can leave them
+// encoded until an entry is handed out or filtered on (see indexed.raw): building one Go map per
+// entry is most of the cost of loading a large collection. The format is private to this
+// package; a version bump makes old files rebuild.
 const (
 	snapMagic      = "CMSINDEX"
-	snapVersion    = 1
+	snapVersion    = 2
 	snapHeaderSize = 32
 	maxValueDepth  = 64 // nesting bound, so a corrupt file cannot exhaust the stack
 )
@@ -68,9 +72,16 @@ func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
 			}
 			e.varint(it.mtime)
 			e.uvarint(uint64(it.size))
-			if err := e.mapValue(en.Data, 0); err != nil {
+			if it.raw != "" {
+				// Never decoded: the bytes are still the exact encoding of the entry's data.
+				e.str(it.raw)
+				continue
+			}
+			data := snapEncoder{}
+			if err := data.mapValue(en.Data, 0); err != nil {
 				return nil, fmt.Errorf("entry %s/%s: %w", c.handle, en.Slug, err)
 			}
+			e.str(string(data.buf))
 		}
 	}
 	b := e.buf
@@ -167,6 +178,7 @@ func snapHeader(raw []byte) (gen uint64, payload []byte, err error) {
 
 // decodeSnapshot decodes a whole snapshot file. Strings share raw's memory, so the index costs a
 // few allocations per entry rather than one per string; raw must not be modified afterwards.
+// Each entry's data stays encoded in indexed.raw (decodeData decodes it).
 func decodeSnapshot(raw []byte) (uint64, []snapColl, error) {
 	gen, payload, err := snapHeader(raw)
 	if err != nil {
@@ -271,11 +283,14 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 		for i := range m {
 			e := &ents[i]
 			e.Collection = c.handle
-			e.Slug, e.Title, e.Status, e.Author = d.str(), d.str(), d.str(), d.str()
+			e.Slug, e.Title, e.Status, e.Author = d.str(), d.str(), intern(d.str()), d.str()
 			e.CreatedAt, e.UpdatedAt, e.Hash = d.str(), d.str(), d.str()
 			items[i].mtime = d.varint()
 			items[i].size = int64(d.uvarint())
-			e.Data = d.mapValue(0)
+			items[i].raw = d.str()
+			if items[i].raw == "" {
+				d.fail("missing entry data")
+			}
 			if d.err != nil {
 				return nil, d.err
 			}
@@ -295,6 +310,16 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 		d.fail("trailing bytes")
 	}
 	return colls, d.err
+}
+
+// decodeData decodes the data map of one entry, stored by encodeSnapshot.
+func decodeData(raw string) (*content.Map, error) {
+	d := snapDecoder{s: raw}
+	m := d.mapValue(0)
+	if d.err == nil && d.off != len(d.s) {
+		d.fail("trailing bytes after the data")
+	}
+	return m, d.err
 }
 
 func (d *snapDecoder) mapValue(depth int) *content.Map {
@@ -377,4 +402,16 @@ func validHandle(s string) bool {
 		}
 	}
 	return true
+}
+
+// intern returns the constant for a status, so list scans compare a pointer instead of loading
+// each entry's status from the snapshot buffer.
+func intern(status string) string {
+	switch status {
+	case content.StatusPublished:
+		return content.StatusPublished
+	case content.StatusDraft:
+		return content.StatusDraft
+	}
+	return status
 }

@@ -71,14 +71,45 @@ func TestSnapshotCodecRejects(t *testing.T) {
 		"trailing bytes":   append(append([]byte{}, good[snapHeaderSize:]...), 0),
 		"huge count":       binary.AppendUvarint(nil, 1<<40),
 		"overflow varint":  {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
-		"unknown tag":      payloadWithValue(99),
-		"invalid slug":     payloadWithSlug("../x"),
+		"invalid slug":     payloadWithData("../x", []byte{0}),
+		"no data":          payloadWithData("s", nil),
+		"data too long":    payloadWithData("s", nil)[:len(payloadWithData("s", nil))-1],
 		"truncated string": {1, 10, 'a'},
 	} {
 		if _, _, err := decodeSnapshot(withHeader(3, payload)); !errors.Is(err, errCorrupt) {
 			t.Errorf("%s: err = %v, want errCorrupt", name, err)
 		}
 	}
+	// Data is decoded lazily, on its own.
+	for name, data := range map[string][]byte{
+		"unknown tag":    {1, 1, 'k', 99},
+		"trailing bytes": {0, 0},
+		"truncated":      {2, 1, 'k', tagTrue},
+		"too deep":       deepList(maxValueDepth + 2),
+	} {
+		if _, err := decodeData(string(data)); !errors.Is(err, errCorrupt) {
+			t.Errorf("data %s: err = %v, want errCorrupt", name, err)
+		}
+	}
+	// A snapshot with bad data still loads; the entry shows no custom fields.
+	_, colls, err := decodeSnapshot(withHeader(3, payloadWithData("s", []byte{1, 1, 'k', 99})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	it := colls[0].items[0]
+	it.decode()
+	if it.e.Data == nil || it.e.Data.Len() != 0 {
+		t.Errorf("entry with bad data: Data = %v, want empty", it.e.Data)
+	}
+}
+
+// deepList is a data map {"k": [[[...]]]} nested n lists deep.
+func deepList(n int) []byte {
+	b := []byte{1, 1, 'k'}
+	for range n {
+		b = append(b, tagList, 1)
+	}
+	return append(b, tagNil)
 }
 
 func mapOf(k string, v any) *content.Map {
@@ -87,8 +118,8 @@ func mapOf(k string, v any) *content.Map {
 	return m
 }
 
-// payloadWithSlug is one collection "c" with one entry of the given slug and no data.
-func payloadWithSlug(slug string) []byte {
+// payloadWithData is one collection "c" with one entry of the given slug and encoded data.
+func payloadWithData(slug string, data []byte) []byte {
 	e := snapEncoder{}
 	e.uvarint(1)
 	e.str("c")
@@ -100,17 +131,8 @@ func payloadWithSlug(slug string) []byte {
 	}
 	e.varint(0)
 	e.uvarint(0)
-	e.uvarint(0)
+	e.str(string(data))
 	return e.buf
-}
-
-// payloadWithValue is payloadWithSlug("s") whose data holds one value with the given tag.
-func payloadWithValue(tag byte) []byte {
-	b := payloadWithSlug("s")
-	b = b[:len(b)-1] // drop the empty map
-	b = binary.AppendUvarint(b, 1)
-	b = append(b, 1, 'k', tag)
-	return b
 }
 
 func withHeader(gen uint64, payload []byte) []byte {
@@ -128,6 +150,7 @@ func describe(colls []snapColl) string {
 	for _, c := range colls {
 		out += fmt.Sprintf("%s %d %q %d\n", c.handle, c.dirMtime, c.order, len(c.items))
 		for _, it := range c.items {
+			it.decode()
 			e := *it.e
 			data, _ := json.Marshal(e.Data)
 			e.Data = nil
@@ -152,8 +175,8 @@ func types(m *content.Map) string {
 func FuzzDecodeSnapshot(f *testing.F) {
 	good, _ := encodeSnapshot(1, sampleColls())
 	f.Add(good[snapHeaderSize:])
-	f.Add(payloadWithSlug("s"))
-	f.Add(payloadWithValue(tagFloat))
+	f.Add(payloadWithData("s", []byte{0}))
+	f.Add(payloadWithData("s", []byte{1, 1, 'k', tagFloat, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f}))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, payload []byte) {
 		raw := withHeader(5, payload)
@@ -178,6 +201,17 @@ func FuzzDecodeSnapshot(f *testing.F) {
 // BenchmarkSnapshotDecode measures the decode of a 10,000-entry collection (cold start cost on
 // top of one file read).
 func BenchmarkSnapshotDecode(b *testing.B) {
+	raw := benchSnapshot(b)
+	b.SetBytes(int64(len(raw)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := decodeSnapshot(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchSnapshot(b *testing.B) []byte {
 	items := make([]*indexed, 10000)
 	for i := range items {
 		d := content.NewMap(5)
@@ -194,11 +228,21 @@ func BenchmarkSnapshotDecode(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.SetBytes(int64(len(raw)))
+	return raw
+}
+
+// BenchmarkSnapshotDecodeAllData adds decoding every entry's custom fields (the first filtered
+// query pays this).
+func BenchmarkSnapshotDecodeAllData(b *testing.B) {
+	raw := benchSnapshot(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := decodeSnapshot(raw); err != nil {
+		_, colls, err := decodeSnapshot(raw)
+		if err != nil {
 			b.Fatal(err)
+		}
+		for _, it := range colls[0].items {
+			it.decode()
 		}
 	}
 }
