@@ -172,7 +172,7 @@ func coldStart(bin, site string, ev []byte) (wall, cpu time.Duration, err error)
 func event(method, path, query string) []byte {
 	ev := map[string]any{
 		"version": "2.0", "routeKey": "$default", "rawPath": path, "rawQueryString": query,
-		"headers": map[string]string{"host": "cms.example.com", "accept": "application/json"},
+		"headers":        map[string]string{"host": "cms.example.com", "accept": "application/json"},
 		"requestContext": map[string]any{"stage": "$default", "http": map[string]string{"method": method, "path": path, "sourceIp": "203.0.113.7"}},
 	}
 	b, _ := json.Marshal(ev)
