@@ -105,7 +105,8 @@ func (h *Host) instantiate(ctx context.Context, e *engine, m *module) (*instance
 	defer cancel()
 	mod, err := e.rt.InstantiateModule(callCtx, m.code, cfg)
 	if err != nil {
-		return nil, callError(ctx, "initialisation", "_initialize", h.limits.InitTimeout, err, in.stderr)
+		// No function name: the failure may be in linking, a start function or _initialize.
+		return nil, callError(ctx, "initialisation", "", h.limits.InitTimeout, err, in.stderr)
 	}
 	in.mod = mod
 	if mod.IsClosed() {
@@ -171,23 +172,28 @@ func (h *Host) call(ctx context.Context, in *instance, what string, req []byte) 
 	return resp, nil
 }
 
-// callError describes a failed call of fn, which had the given time limit. ctx is the caller's
-// context, without that limit, so that a deadline of the caller is told apart from it.
+// callError describes a failed call of fn ("" if unknown), which had the given time limit.
+// ctx is the caller's context, without that limit, so that a deadline of the caller is told
+// apart from it.
 func callError(ctx context.Context, what, fn string, limit time.Duration, err error, stderr *limitedBuffer) error {
+	where := ""
+	if fn != "" {
+		where = " in " + fn
+	}
 	var msg string
 	var exit *sys.ExitError
 	switch {
 	case ctx.Err() != nil:
-		msg = fmt.Sprintf("%s stopped in %s: %v", what, fn, context.Cause(ctx))
+		msg = fmt.Sprintf("%s stopped%s: %v", what, where, context.Cause(ctx))
 		err = errors.Join(err, ctx.Err()) // so that errors.Is finds the caller's reason
 	case errors.Is(err, context.DeadlineExceeded):
 		msg = fmt.Sprintf("%s timed out after %v", what, limit)
 	case errors.As(err, &exit):
-		msg = fmt.Sprintf("%s exited with code %d in %s", what, exit.ExitCode(), fn)
+		msg = fmt.Sprintf("%s exited with code %d%s", what, exit.ExitCode(), where)
 	case strings.Contains(err.Error(), "wasm error:"):
-		msg = fmt.Sprintf("%s trapped in %s: %s", what, fn, wasmError(err))
+		msg = fmt.Sprintf("%s trapped%s: %s", what, where, wasmError(err))
 	default:
-		msg = fmt.Sprintf("%s failed in %s: %s", what, fn, wasmError(err))
+		msg = fmt.Sprintf("%s failed%s: %s", what, where, wasmError(err))
 	}
 	return &hookError{msg: msg, err: err, stderr: stderr.String()}
 }
