@@ -59,6 +59,7 @@ func commands() map[string]command {
 		"check":     {"validate every definition, blueprint and entry of a site", cmdCheck},
 		"hooks":     {"install (push) or list WASM validation hooks offline", cmdHooks},
 		"make-user": {"create a user (prompts, or flags and --password-stdin for scripts)", cmdMakeUser},
+		"snapshot":  {"write the entry index snapshot (.cms/) after copying a site into place", cmdSnapshot},
 		"version":   {"print the version", cmdVersion},
 	}
 }
