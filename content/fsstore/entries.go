@@ -484,6 +484,10 @@ func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Load the index before writing: loading after it would take this write for a hand edit.
+	if _, err := s.index(e.Collection); err != nil {
+		return nil, err
+	}
 	if !content.ValidHandle(e.Slug) {
 		return nil, content.InvalidFields(op, "Invalid entry slug", map[string][]string{"slug": {"Invalid entry slug: use letters, digits, '-' and '_'"}})
 	}
@@ -537,6 +541,9 @@ func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*con
 		return nil, err
 	}
 	if _, err := s.Collection(c); err != nil {
+		return nil, err
+	}
+	if _, err := s.index(c); err != nil { // before writing, as in CreateEntry
 		return nil, err
 	}
 	if !content.ValidHandle(slug) {
@@ -608,6 +615,9 @@ func (s *Store) DeleteEntry(c, slug string) error {
 		return err
 	}
 	if _, err := s.Collection(c); err != nil {
+		return err
+	}
+	if _, err := s.index(c); err != nil { // before writing, as in CreateEntry
 		return err
 	}
 	if !content.ValidHandle(slug) {

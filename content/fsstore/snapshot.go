@@ -110,6 +110,10 @@ type snapState struct {
 	warned  string // last generation-file problem logged
 
 	dirty       atomic.Bool // the index changed since the last snapshot write
+	// unpublished is set when the index took changes no generation file lists (a rebuild or
+	// rescan from the files, or a file watcher): the next snapshot then gets a new generation,
+	// so readers reload it instead of assuming it only folds changes they applied.
+	unpublished atomic.Bool
 	pendingDefs atomic.Bool // a definitions change waits to be published (publishDefs)
 	timerMu     sync.Mutex
 	timer       *time.Timer
@@ -285,6 +289,9 @@ func (s *Store) loadLocked(ctx context.Context, write bool) error {
 		"rescanned", info.Rescanned, "generation", applied, "duration", time.Since(start))
 	if fromSnap && (s.opts.Watch == WatchNotify || s.opts.Watch == WatchPoll) {
 		s.verifyInBackground(colls)
+	}
+	if !fromSnap || len(info.Rebuilt) > 0 || len(info.Rescanned) > 0 {
+		s.snap.unpublished.Store(true)
 	}
 	if s.snapWriter() && (!fromSnap || len(info.Rebuilt) > 0 || len(info.Rescanned) > 0) {
 		if !write {
@@ -570,6 +577,10 @@ func (s *Store) snapshotChanged() {
 		return
 	}
 	s.snap.dirty.Store(true)
+	if s.opts.Watch == WatchNotify || s.opts.Watch == WatchPoll {
+		// A watching store also takes changes from its watcher, which nothing publishes.
+		s.snap.unpublished.Store(true)
+	}
 	s.snap.timerMu.Lock()
 	defer s.snap.timerMu.Unlock()
 	if s.snap.timer == nil {
@@ -592,8 +603,10 @@ func (s *Store) flushSnapshot() {
 	}
 }
 
-// WriteSnapshot writes the index snapshot now (loading the index first if needed), for
-// `cms snapshot` after a site folder was copied into place.
+// WriteSnapshot compares every collection with its files (by file stamps, so an edit that a copy
+// made in place is found too), writes the index snapshot and announces it with a new
+// generation, so running readers reload it. `cms snapshot` runs it after a site folder was
+// copied into place.
 func (s *Store) WriteSnapshot(ctx context.Context) error {
 	const op = "fsstore.WriteSnapshot"
 	if s.snap == nil {
@@ -609,6 +622,10 @@ func (s *Store) WriteSnapshot(ctx context.Context) error {
 			return err
 		}
 	}
+	for _, c := range s.Collections() {
+		s.rescan(c.Handle)
+	}
+	s.snap.unpublished.Store(true)
 	if err := s.writeSnapshotLocked(); err != nil {
 		return content.Internalf(op, SnapshotFile, err)
 	}
@@ -630,12 +647,23 @@ func (s *Store) writeSnapshotLocked() error {
 	}
 	s.applyGenLocked(g, gi != nil)
 	gen := max(g.Generation, s.snap.applied)
+	bumped := s.snap.unpublished.Swap(false)
+	if bumped {
+		gen++ // readers cannot get here by applying listed changes: make them reload
+	}
 	s.snap.dirty.Store(false)
+	failed := func(err error) error {
+		s.snap.dirty.Store(true)
+		if bumped {
+			s.snap.unpublished.Store(true)
+		}
+		return err
+	}
 	var colls []snapColl
 	for _, c := range s.Collections() {
 		ix, err := s.index(c.Handle)
 		if err != nil {
-			return err
+			return failed(err)
 		}
 		// The folder time is read before the entries: a change in between then looks like a
 		// hand edit at the next start (a rescan), never the other way round.
@@ -662,16 +690,17 @@ func (s *Store) writeSnapshotLocked() error {
 	}
 	raw, err := encodeSnapshot(gen, colls)
 	if err != nil {
-		s.snap.dirty.Store(true)
-		return err
+		return failed(err)
 	}
 	if err := atomicfile.Write(s.root, SnapshotFile, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
-		s.snap.dirty.Store(true)
-		return err
+		return failed(err)
 	}
 	// Changes up to gen are in the snapshot; the new generation tells readers to look.
 	next := genDoc{V: 1, Generation: gen + 1, Snapshot: gen, Defs: g.Defs, Users: g.Users}
-	return s.writeGenLocked(next)
+	if err := s.writeGenLocked(next); err != nil {
+		return failed(err)
+	}
+	return nil
 }
 
 // closeSnapshot writes a pending snapshot and stops the timer; Close calls it.

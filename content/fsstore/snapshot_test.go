@@ -498,3 +498,41 @@ func rm(t *testing.T, dir, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestSnapshotAfterCopyReachesRunningReaders is the frontend-only deployment: no writer runs,
+// the site folder is updated by a copy (rsync -a keeps folder times, so the edit is invisible to
+// the folder check), then `cms snapshot` (WriteSnapshot) runs; readers already running must see
+// the new content on their next request.
+func TestSnapshotAfterCopyReachesRunningReaders(t *testing.T) {
+	t.Parallel()
+	dir, _ := snapshotWriter(t)
+	r := open(t, dir, true, "")
+	if e, err := r.EntryMeta("blog", "first"); err != nil || e.Title != "First" {
+		t.Fatalf("before: %v %v", e, err)
+	}
+	p := filepath.Join(dir, "content", "collections", "blog", "first.md")
+	folder := filepath.Dir(p)
+	fst, _ := os.Stat(folder)
+	if err := os.WriteFile(p, []byte("---\ntitle: Copied over\nstatus: published\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(p, later, later)
+	os.Chtimes(folder, fst.ModTime(), fst.ModTime())
+
+	w := open(t, dir, false, fsstore.WatchNone) // what cms snapshot opens
+	if err := w.WriteSnapshot(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r.Refresh()
+	if e, err := r.EntryMeta("blog", "first"); err != nil || e.Title != "Copied over" {
+		t.Errorf("after cms snapshot: %v %v, want the copied entry", e, err)
+	}
+	if got := r.IndexInfo().Reloads; got != 1 {
+		t.Errorf("Reloads = %d, want 1", got)
+	}
+	if r2 := open(t, dir, true, ""); listing(t, r2) != listing(t, r) {
+		t.Errorf("a new reader sees something else than the running one")
+	}
+}
