@@ -109,7 +109,7 @@ type snapState struct {
 	info    IndexInfo
 	warned  string // last generation-file problem logged
 
-	dirty       atomic.Bool // the index changed since the last snapshot write
+	dirty atomic.Bool // the index changed since the last snapshot write
 	// unpublished is set when the index took changes no generation file lists (a rebuild or
 	// rescan from the files, or a file watcher): the next snapshot then gets a new generation,
 	// so readers reload it instead of assuming it only folds changes they applied.
