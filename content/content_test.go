@@ -3,6 +3,7 @@ package content_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -104,5 +105,29 @@ func TestEntryURL(t *testing.T) {
 	}
 	if got := content.EntryURL(&content.Collection{Route: "/{year}/{slug}"}, &content.Entry{Slug: "x"}); got != "" {
 		t.Errorf("date route without createdAt = %q, want empty", got)
+	}
+}
+
+func TestMapLargeAndSmall(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{3, 12, 13, 40} {
+		m := content.NewMap(0)
+		for i := range n {
+			m.Set(fmt.Sprintf("k%02d", i), int64(i))
+		}
+		m.Set("k01", "changed")
+		m.Delete("k00")
+		if m.Len() != n-1 || m.Value("k01") != "changed" || m.Keys()[0] != "k01" {
+			t.Fatalf("n=%d: len %d, k01 %v, first %s", n, m.Len(), m.Value("k01"), m.Keys()[0])
+		}
+		for i := 1; i < n; i++ {
+			k := fmt.Sprintf("k%02d", i)
+			if _, ok := m.Get(k); !ok {
+				t.Fatalf("n=%d: %s missing after delete", n, k)
+			}
+		}
+		if _, ok := m.Get("k00"); ok {
+			t.Fatalf("n=%d: deleted key still present", n)
+		}
 	}
 }

@@ -16,11 +16,16 @@ import (
 // use; a nil *Map reads as empty.
 type Map struct {
 	keys []string
-	vals map[string]any
+	vals []any         // vals[i] is the value of keys[i]
+	idx  map[string]int // key -> position, built only for maps larger than indexThreshold
 }
 
+// indexThreshold: up to this many keys a linear scan beats a hash map and saves its memory
+// (front matter has a handful of custom fields, and 100,000 entries are held in memory).
+const indexThreshold = 12
+
 // NewMap returns an empty map with room for n keys.
-func NewMap(n int) *Map { return &Map{keys: make([]string, 0, n), vals: make(map[string]any, n)} }
+func NewMap(n int) *Map { return &Map{keys: make([]string, 0, n), vals: make([]any, 0, n)} }
 
 // Len returns the number of keys.
 func (m *Map) Len() int {
@@ -38,13 +43,30 @@ func (m *Map) Keys() []string {
 	return m.keys
 }
 
+func (m *Map) find(key string) int {
+	if m.idx != nil {
+		if i, ok := m.idx[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i, k := range m.keys {
+		if k == key {
+			return i
+		}
+	}
+	return -1
+}
+
 // Get returns the value of key and whether it is present.
 func (m *Map) Get(key string) (any, bool) {
-	if m == nil || m.vals == nil {
+	if m == nil {
 		return nil, false
 	}
-	v, ok := m.vals[key]
-	return v, ok
+	if i := m.find(key); i >= 0 {
+		return m.vals[i], true
+	}
+	return nil, false
 }
 
 // Value returns the value of key, or nil.
@@ -61,13 +83,29 @@ func (m *Map) String(key string) (string, bool) {
 
 // Set sets key to v, appending key if it is new.
 func (m *Map) Set(key string, v any) {
-	if m.vals == nil {
-		m.vals = make(map[string]any)
+	if i := m.find(key); i >= 0 {
+		m.vals[i] = v
+		return
 	}
-	if _, ok := m.vals[key]; !ok {
-		m.keys = append(m.keys, key)
+	m.keys = append(m.keys, key)
+	m.vals = append(m.vals, v)
+	switch {
+	case m.idx != nil:
+		m.idx[key] = len(m.keys) - 1
+	case len(m.keys) > indexThreshold:
+		m.reindex()
 	}
-	m.vals[key] = v
+}
+
+func (m *Map) reindex() {
+	if len(m.keys) <= indexThreshold {
+		m.idx = nil
+		return
+	}
+	m.idx = make(map[string]int, len(m.keys))
+	for i, k := range m.keys {
+		m.idx[k] = i
+	}
 }
 
 // Delete removes key.
@@ -75,16 +113,24 @@ func (m *Map) Delete(key string) {
 	if m == nil {
 		return
 	}
-	if _, ok := m.vals[key]; !ok {
+	i := m.find(key)
+	if i < 0 {
 		return
 	}
-	delete(m.vals, key)
-	for i, k := range m.keys {
-		if k == key {
-			m.keys = append(m.keys[:i:i], m.keys[i+1:]...)
-			break
-		}
+	m.keys = append(m.keys[:i:i], m.keys[i+1:]...)
+	m.vals = append(m.vals[:i:i], m.vals[i+1:]...)
+	if m.idx != nil {
+		m.reindex()
 	}
+}
+
+// Compact trims spare capacity; the store calls it on values it keeps for a long time.
+func (m *Map) Compact() {
+	if m == nil || cap(m.keys) == len(m.keys) {
+		return
+	}
+	m.keys = append([]string(nil), m.keys...)
+	m.vals = append([]any(nil), m.vals...)
 }
 
 // Clone returns a deep copy.
@@ -94,7 +140,7 @@ func (m *Map) Clone() *Map {
 	}
 	c := NewMap(len(m.keys))
 	for _, k := range m.keys {
-		c.Set(k, CloneValue(m.vals[k]))
+		c.Set(k, CloneValue(m.Value(k)))
 	}
 	return c
 }
@@ -118,7 +164,7 @@ func CloneValue(v any) any {
 func (m *Map) Plain() map[string]any {
 	out := make(map[string]any, m.Len())
 	for _, k := range m.Keys() {
-		out[k] = PlainValue(m.vals[k])
+		out[k] = PlainValue(m.Value(k))
 	}
 	return out
 }
@@ -156,7 +202,7 @@ func (m *Map) appendJSON(buf *bytes.Buffer) error {
 		kb, _ := json.Marshal(k)
 		buf.Write(kb)
 		buf.WriteByte(':')
-		if err := appendJSONValue(buf, m.vals[k]); err != nil {
+		if err := appendJSONValue(buf, m.vals[i]); err != nil {
 			return err
 		}
 	}
