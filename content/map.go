@@ -16,7 +16,7 @@ import (
 // use; a nil *Map reads as empty.
 type Map struct {
 	keys []string
-	vals []any         // vals[i] is the value of keys[i]
+	vals []any          // vals[i] is the value of keys[i]
 	idx  map[string]int // key -> position, built only for maps larger than indexThreshold
 }
 
