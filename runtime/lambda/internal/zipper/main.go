@@ -42,11 +42,16 @@ func run(dir string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "%-16s %12s %12s\n", "function", "bootstrap", "zip")
 	for _, name := range names {
+		// The binary is named like the folder it moves into: step aside first.
+		tmp := filepath.Join(dir, name+".tmp")
+		if err := os.Rename(filepath.Join(dir, name), tmp); err != nil {
+			return err
+		}
 		bin := filepath.Join(dir, name, "bootstrap")
 		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 			return err
 		}
-		if err := os.Rename(filepath.Join(dir, name), bin); err != nil {
+		if err := os.Rename(tmp, bin); err != nil {
 			return err
 		}
 		zipPath := filepath.Join(dir, name+".zip")
@@ -55,7 +60,7 @@ func run(dir string, out io.Writer) error {
 		}
 		bs, _ := os.Stat(bin)
 		zs, _ := os.Stat(zipPath)
-		fmt.Fprintf(out, "%-16s %9.1f MB %9.1f MB\n", name, mb(bs.Size()), mb(zs.Size()))
+		fmt.Fprintf(out, "%-16s %8.1f MiB %8.1f MiB\n", name, mb(bs.Size()), mb(zs.Size()))
 	}
 	return nil
 }
