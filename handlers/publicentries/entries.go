@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"hash/fnv"
 	"net/http"
 	"strconv"
 
@@ -54,11 +55,6 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if !content.ValidHandle(slug) {
 		return web.BadRequest("Invalid entry identifier %q", slug)
 	}
-	key := "e\x00" + c.Handle + "\x00" + slug
-	version := a.Store.CollectionVersion(c.Handle)
-	if body, etag, ok := a.cache.get(key, version); ok {
-		return a.write(w, r, body, etag)
-	}
 	meta, err := a.Store.EntryMeta(c.Handle, slug)
 	if err != nil || !meta.Published() {
 		if err == nil || content.IsNotFound(err) {
@@ -66,35 +62,33 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	frag, err := a.entryJSON(c, meta, version)
+	frag, etag, err := a.entryJSON(c, meta)
 	if err != nil {
+		if content.IsNotFound(err) {
+			return web.NotFound("Entry not found")
+		}
 		return err
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(frag) + 10)
-	buf.WriteString(`{"data":`)
-	buf.Write(frag)
-	buf.WriteByte('}')
-	body := buf.Bytes()
-	etag := etagOf(body)
-	a.cache.put(key, version, body, etag)
-	return a.write(w, r, body, etag)
+	return a.write(w, r, etag, []byte(`{"data":`), frag, []byte(`}`))
 }
 
-// entryJSON encodes one entry (reading its body). Fragments are cached by content hash, so a
+// entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
+// ETag. The cache entry is valid while the file hash and the definitions are unchanged, so a
 // list and a single GET share the work and an unchanged entry is never rendered twice.
-func (a *api) entryJSON(c *content.Collection, meta *content.Entry, version uint64) ([]byte, error) {
-	key := "f\x00" + c.Handle + "\x00" + meta.Slug + "\x00" + meta.Hash
-	if frag, _, ok := a.cache.get(key, version); ok {
-		return frag, nil
+func (a *api) entryJSON(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
+	defs := a.Store.DefinitionsGeneration()
+	key := c.Handle + "/" + meta.Slug
+	version := entryVersion(meta.Hash, defs)
+	if frag, etag, ok := a.entries.get(key, version); ok {
+		return frag, etag, nil
 	}
 	e, err := a.Store.Entry(c.Handle, meta.Slug)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	html, err := a.Markdown.Render(e.Content)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	pe := publicEntry{Title: e.Title, Slug: e.Slug, Status: e.Status, Author: e.Author, Collection: e.Collection,
 		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: content.EntryURL(c, e), Content: e.Content, HTML: html, Data: e.Data}
@@ -103,10 +97,26 @@ func (a *api) entryJSON(c *content.Collection, meta *content.Entry, version uint
 	}
 	frag, err := json.Marshal(pe)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	a.cache.put(key, version, frag, "")
-	return frag, nil
+	// The ETag derives from what the response depends on, so it costs no hashing of the body.
+	etag := `"` + shortHash(e.Hash) + "-" + strconv.FormatUint(defs, 36) + `"`
+	a.entries.put(key, entryVersion(e.Hash, defs), frag, etag)
+	return frag, etag, nil
+}
+
+// entryVersion folds a content hash and the definitions generation into a cache version.
+func entryVersion(hash string, defs uint64) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(hash))
+	return h.Sum64() ^ (defs * 0x9E3779B97F4A7C15)
+}
+
+func shortHash(h string) string {
+	if len(h) > 24 {
+		return h[:24]
+	}
+	return h
 }
 
 type listMeta struct {
@@ -121,9 +131,9 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	version := a.Store.CollectionVersion(c.Handle)
-	key := "l\x00" + c.Handle + "\x00" + r.URL.RawQuery
-	if body, etag, ok := a.cache.get(key, version); ok {
-		return a.write(w, r, body, etag)
+	key := c.Handle + "?" + r.URL.RawQuery
+	if body, etag, ok := a.lists.get(key, version); ok {
+		return a.write(w, r, etag, body)
 	}
 	q, err := parseQuery(r)
 	if err != nil {
@@ -140,7 +150,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		if i > 0 {
 			buf.WriteByte(',')
 		}
-		frag, err := a.entryJSON(c, e, version)
+		frag, _, err := a.entryJSON(c, e)
 		if err != nil {
 			if content.IsNotFound(err) {
 				continue // deleted between index and read; the next version drops it
@@ -155,8 +165,8 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	buf.WriteByte('}')
 	body := buf.Bytes()
 	etag := etagOf(body)
-	a.cache.put(key, version, body, etag)
-	return a.write(w, r, body, etag)
+	a.lists.put(key, version, body, etag)
+	return a.write(w, r, etag, body)
 }
 
 func parseQuery(r *http.Request) (query.Query, error) {
@@ -195,17 +205,31 @@ func etagOf(body []byte) string {
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
-func (a *api) write(w http.ResponseWriter, r *http.Request, body []byte, etag string) error {
+// write sends a 200 JSON body made of parts (so cached fragments are not copied), or a 304
+// when the client already has this ETag.
+func (a *api) write(w http.ResponseWriter, r *http.Request, etag string, parts ...[]byte) error {
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", cacheControl)
-	h.Set("Vary", "Accept-Encoding")
 	if match := r.Header.Get("If-None-Match"); match != "" && etagMatch(match, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	web.WriteJSONBytes(w, http.StatusOK, body)
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	h.Set("Content-Length", strconv.Itoa(n))
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return nil // the client went away; nothing more to say
+		}
+	}
 	return nil
 }
 

@@ -4,8 +4,9 @@
 //	GET {base}/entries/{collection}/{slug}  one entry
 //
 // Drafts are never returned, whatever the query asks. Responses are built from the store's
-// in-memory index and cached per collection version, carry an ETag and answer If-None-Match
-// with 304.
+// in-memory index. An entry's encoded JSON (with rendered HTML) is cached against its file hash
+// and the definitions generation, so one edit invalidates one entry; list responses are cached
+// per collection version. Responses carry an ETag and answer If-None-Match with 304.
 package publicentries
 
 import (
@@ -32,6 +33,8 @@ type Store interface {
 	Entry(collection, slug string) (*content.Entry, error)
 	// CollectionVersion changes whenever anything the collection's responses depend on changes.
 	CollectionVersion(collection string) uint64
+	// DefinitionsGeneration changes whenever a definition (route, blueprint, ...) changes.
+	DefinitionsGeneration() uint64
 }
 
 // Renderer turns Markdown into HTML.
@@ -45,7 +48,8 @@ type Deps struct {
 	Markdown Renderer
 	Log      *slog.Logger
 	BasePath string // default "/api/public"
-	// CacheBytes bounds the response cache; 0 = 64 MiB, negative = no cache.
+	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache. Lists get
+	// a quarter of it on top.
 	CacheBytes int64
 	Now        func() time.Time
 }
@@ -58,7 +62,8 @@ const (
 
 type api struct {
 	Deps
-	cache *cache
+	entries *cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
+	lists   *cache // collection + query -> whole response, valid for one collection version
 }
 
 // New builds the group's handler.
@@ -81,9 +86,9 @@ func New(d Deps) (http.Handler, error) {
 	}
 	d.BasePath = strings.TrimSuffix(d.BasePath, "/")
 	if d.CacheBytes == 0 {
-		d.CacheBytes = 64 << 20
+		d.CacheBytes = 128 << 20
 	}
-	a := &api{Deps: d, cache: newCache(d.CacheBytes)}
+	a := &api{Deps: d, entries: newCache(d.CacheBytes), lists: newCache(d.CacheBytes / 4)}
 	rt := web.NewRouter()
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}", a.list)
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)

@@ -326,3 +326,38 @@ func newBenchHandler(b *testing.B) http.Handler {
 	}
 	return h
 }
+
+// Editing one entry changes its own ETag and no other entry's.
+func TestETagsAreForEachEntry(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site)
+	st := contenttest.OpenStore(t, dir)
+	h, err := publicentries.New(publicentries.Deps{Store: st, Markdown: markdown.New(false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	etag := func(slug string) string {
+		return webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/blog/" + slug}).Header().Get("ETag")
+	}
+	one, two := etag("one"), etag("two")
+	cur, err := st.Entry("blog", "two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := *cur
+	next.Title = "Two, edited"
+	if _, err := st.UpdateEntry("blog", "two", cur.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	if etag("one") != one {
+		t.Error("an unrelated entry's ETag changed")
+	}
+	if etag("two") == two {
+		t.Error("the edited entry kept its ETag")
+	}
+	var got struct{ Data entryJSON }
+	webtest.DecodeJSON(t, webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/blog/two"}), &got)
+	if got.Data.Title != "Two, edited" {
+		t.Errorf("served a stale entry: %q", got.Data.Title)
+	}
+}
