@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"runtime"
 	"strings"
@@ -160,6 +161,15 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		return nil, err
 	}
 	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(ents))}
+	// Open the folder once: opening each file through the site root walks (and checks) every
+	// path component again, which cost about a fifth of start-up time.
+	var dirRoot *os.Root
+	if len(ents) > 0 {
+		if dirRoot, err = s.root.OpenRoot(dir); err != nil {
+			return nil, content.Internalf(op, dir, err)
+		}
+		defer dirRoot.Close()
+	}
 	names := make(chan fs.DirEntry, 256)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -170,7 +180,7 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			defer wg.Done()
 			for de := range names {
 				slug := strings.TrimSuffix(de.Name(), ".md")
-				it, err := s.readIndexed(c, slug)
+				it, err := s.readIndexedIn(dirRoot, c, slug)
 				if err != nil {
 					continue
 				}
@@ -217,8 +227,19 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 
 // readIndexed reads and parses one entry file for the index (body dropped).
 func (s *Store) readIndexed(c, slug string) (*indexed, error) {
+	return s.readIndexedIn(nil, c, slug)
+}
+
+// readIndexedIn is readIndexed with the collection folder already open (dir may be nil).
+func (s *Store) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 	p := s.entryPath(c, slug)
-	f, err := s.root.Open(p)
+	var f *os.File
+	var err error
+	if dir != nil {
+		f, err = dir.Open(slug + ".md")
+	} else {
+		f, err = s.root.Open(p)
+	}
 	if err != nil {
 		return nil, err
 	}
