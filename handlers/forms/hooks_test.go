@@ -12,6 +12,10 @@ import (
 // The hook tests use tiny hand-made modules (package hooktest): they compile in microseconds,
 // also under the race detector. TestGoGuestHook runs a real Go guest.
 
+// hookTimeout is the hosts' time per call: long enough that a busy machine running the race
+// detector never fails a call that should pass, short enough for the endless loop's case.
+const hookTimeout = time.Second
+
 func TestSubmitWithHook(t *testing.T) {
 	t.Parallel()
 	// A long note makes the request (which carries all values) long enough to trip the modules.
@@ -38,7 +42,7 @@ func TestSubmitWithHook(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, "")
 			hooktest.Install(t, e.store, "gate", tc.module.Bytes())
-			e = e.with(t, withHooks(t, e.store, newHost(t, 100*time.Millisecond)))
+			e = e.with(t, withHooks(t, e.store, newHost(t, hookTimeout)))
 			start := time.Now()
 			email := "ada@example.com"
 			if tc.note == "bad" {
@@ -73,7 +77,7 @@ func TestHookFailureDoesNotBreakLaterCalls(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, "")
 	hooktest.Install(t, e.store, "gate", hooktest.Module{Response: hooktest.Valid, TrapAbove: hooktest.SmokeSafe}.Bytes())
-	e = e.with(t, withHooks(t, e.store, newHost(t, 100*time.Millisecond)))
+	e = e.with(t, withHooks(t, e.store, newHost(t, hookTimeout)))
 	long := strings.Repeat("x", hooktest.SmokeSafe)
 	for i := range 3 {
 		w := e.postJSON(t, "hooked", map[string]any{"email": "ada@example.com", "note": long})
@@ -90,7 +94,7 @@ func TestHookNotInstalled(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, "")
 	// A runner exists, but the form's hook is not installed: refused, nothing stored.
-	e = e.with(t, withHooks(t, e.store, newHost(t, 100*time.Millisecond)))
+	e = e.with(t, withHooks(t, e.store, newHost(t, hookTimeout)))
 	w := e.postJSON(t, "hooked", map[string]any{"email": "ada@example.com"})
 	body := wantError(t, w, http.StatusServiceUnavailable, "HOOK_UNAVAILABLE")
 	if !strings.Contains(body.Error.Message, `"gate"`) {

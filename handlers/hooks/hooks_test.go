@@ -43,7 +43,8 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	dir := t.TempDir()
 	st := contenttest.OpenStore(t, dir)
-	host, err := wasmhooks.New(wasmhooks.Options{Limits: wasmhooks.Limits{CallTimeout: 200 * time.Millisecond}})
+	// A second per call: generous for a busy machine, short for the looping module's case.
+	host, err := wasmhooks.New(wasmhooks.Options{Limits: wasmhooks.Limits{CallTimeout: time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
