@@ -71,7 +71,7 @@ password_hash: scrypt:00:00
 
 // open opens a store with the snapshot on; reader stores are read-only, and every store uses
 // WatchGeneration (the Lambda mode) unless watch says otherwise.
-func open(t *testing.T, dir string, readOnly bool, watch string) *fsstore.Store {
+func open(t testing.TB, dir string, readOnly bool, watch string) *fsstore.Store {
 	t.Helper()
 	if watch == "" {
 		watch = fsstore.WatchGeneration
@@ -86,7 +86,7 @@ func open(t *testing.T, dir string, readOnly bool, watch string) *fsstore.Store 
 }
 
 // listing describes every entry of every collection in default order, metadata and data.
-func listing(t *testing.T, st *fsstore.Store) string {
+func listing(t testing.TB, st *fsstore.Store) string {
 	t.Helper()
 	var b strings.Builder
 	for _, c := range st.Collections() {
@@ -104,7 +104,7 @@ func listing(t *testing.T, st *fsstore.Store) string {
 
 // snapshotWriter opens a writable store on a new site, which writes the first snapshot, and
 // closes it.
-func snapshotWriter(t *testing.T) (dir, want string) {
+func snapshotWriter(t testing.TB) (dir, want string) {
 	t.Helper()
 	dir = contenttest.WriteSite(t, snapSite)
 	w := open(t, dir, false, fsstore.WatchNone)
@@ -535,4 +535,31 @@ func TestSnapshotAfterCopyReachesRunningReaders(t *testing.T) {
 	if r2 := open(t, dir, true, ""); listing(t, r2) != listing(t, r) {
 		t.Errorf("a new reader sees something else than the running one")
 	}
+}
+
+// FuzzGenerationFile feeds arbitrary generation files to a reader: Refresh and the reads after
+// it must not panic, and a file that cannot be trusted must not hide the entries.
+func FuzzGenerationFile(f *testing.F) {
+	f.Add([]byte(`{"v":1,"generation":9,"snapshot":2,"defs":3,"users":4,"dirs":{"blog":1},"changes":[{"g":9,"c":"blog","s":"first"},{"g":8,"c":"blog"},{"g":9,"c":"../x","s":"../../etc"}]}`))
+	f.Add([]byte(`{"v":2}`))
+	f.Add([]byte(`{`))
+	f.Add([]byte(`{"v":1,"generation":0,"snapshot":18446744073709551615}`))
+	dir, _ := snapshotWriter(f)
+	f.Fuzz(func(t *testing.T, gen []byte) {
+		site := t.TempDir()
+		if err := os.CopyFS(site, os.DirFS(dir)); err != nil {
+			t.Fatal(err)
+		}
+		r := open(t, site, true, "")
+		if _, err := r.EntryMeta("blog", "first"); err != nil {
+			t.Fatal(err)
+		}
+		write(t, site, fsstore.GenerationFile, gen)
+		r.Refresh()
+		if _, err := r.EntryMeta("blog", "first"); err != nil {
+			t.Errorf("after generation file %q: %v", gen, err)
+		}
+		r.Collections()
+		r.Users()
+	})
 }
