@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"cms/content"
 	"cms/content/frontmatter"
@@ -28,6 +29,9 @@ type collIndex struct {
 	entries map[string]*indexed
 	version uint64
 	sorted  []*content.Entry // default order cache, nil when stale
+	post    postings         // equality index per filtered field, nil when stale
+	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
+	allDecoded atomic.Bool
 }
 
 type indexed struct {
@@ -311,6 +315,7 @@ func (s *Store) reindex(ix *collIndex, slug string) {
 func (ix *collIndex) changed(s *Store) {
 	ix.version = s.bump()
 	ix.sorted = nil
+	ix.post = nil
 	s.snapshotChanged()
 }
 
@@ -392,7 +397,8 @@ func (s *Store) Entries(c string, q query.Query) ([]*content.Entry, int, error) 
 	if len(q.Filter) > 0 || len(keys) > 0 {
 		ix.ensureAllData() // filters and sort keys read custom fields
 	}
-	if len(keys) == 0 {
+	cands, narrowed := ix.candidates(q.Filter)
+	if len(keys) == 0 && !narrowed {
 		ordered := ix.defaultOrder(coll)
 		out := make([]*content.Entry, 0, min(len(ordered), max(q.Limit, 16)))
 		total := 0
@@ -408,16 +414,30 @@ func (s *Store) Entries(c string, q query.Query) ([]*content.Entry, int, error) 
 		ix.ensureData(out)
 		return out, total, nil
 	}
-	ix.mu.RLock()
-	matched := make([]*content.Entry, 0, len(ix.entries))
-	for _, it := range ix.entries {
-		if (q.Status != "" && it.e.Status != q.Status) || !query.Match(it.e, q.Filter) {
-			continue
+	if len(keys) == 0 {
+		keys = query.DefaultOrder(coll)
+	} else {
+		keys = append(append([]query.SortKey{}, keys...), query.SortKey{Field: "slug"})
+	}
+	var matched []*content.Entry
+	keep := func(e *content.Entry) {
+		if (q.Status == "" || e.Status == q.Status) && query.Match(e, q.Filter) {
+			matched = append(matched, e)
 		}
-		matched = append(matched, it.e)
+	}
+	ix.mu.RLock()
+	if narrowed {
+		matched = make([]*content.Entry, 0, len(cands))
+		for _, e := range cands {
+			keep(e)
+		}
+	} else {
+		matched = make([]*content.Entry, 0, len(ix.entries))
+		for _, it := range ix.entries {
+			keep(it.e)
+		}
 	}
 	ix.mu.RUnlock()
-	keys = append(append([]query.SortKey{}, keys...), query.SortKey{Field: "slug"})
 	total := len(matched)
 	return query.TopK(matched, keys, q.Offset, q.Limit), total, nil
 }

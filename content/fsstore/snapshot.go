@@ -755,9 +755,13 @@ func (ix *collIndex) ensureData(es []*content.Entry) {
 
 // ensureAllData decodes the data of every entry of the collection (before a filter or sort).
 func (ix *collIndex) ensureAllData() {
+	if ix.allDecoded.Load() {
+		return // every entry since has been parsed from its file, never from the snapshot
+	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	for _, it := range ix.entries {
 		it.decode()
 	}
+	ix.allDecoded.Store(true)
 }

@@ -423,3 +423,55 @@ func TestFixtureSiteLoads(t *testing.T) {
 		t.Errorf("docs/forms.md does not round-trip byte for byte")
 	}
 }
+
+// Filtered lists use a per-field equality index; it must agree with a plain scan and follow edits.
+func TestFilterIndexFollowsChanges(t *testing.T) {
+	t.Parallel()
+	files := "-- resources/collections/items.yaml --\ntitle: Items\n"
+	for i := range 40 {
+		files += fmt.Sprintf("-- content/collections/items/i%02d.md --\n---\ntitle: Item %02d\nstatus: published\nkind: k%d\nn: %d\ntags: [t%d, all]\n---\n", i, i, i%4, i%5, i%3)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, files))
+	count := func(filter map[string]any) int {
+		t.Helper()
+		_, total, err := st.Entries("items", query.Query{Filter: filter})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return total
+	}
+	tests := []struct {
+		filter map[string]any
+		want   int
+	}{
+		{map[string]any{"kind": "k1"}, 10},
+		{map[string]any{"n": int64(2)}, 8},
+		{map[string]any{"n": 2.0}, 8}, // numbers match by value
+		{map[string]any{"n": "2"}, 0}, // but not as text
+		{map[string]any{"tags": "t0"}, 14},
+		{map[string]any{"tags": "all"}, 40},
+		{map[string]any{"kind": "k1", "n": int64(1)}, 2},
+		{map[string]any{"kind": "nope"}, 0},
+	}
+	for _, tt := range tests {
+		if got := count(tt.filter); got != tt.want {
+			t.Errorf("filter %v matched %d, want %d", tt.filter, got, tt.want)
+		}
+	}
+	cur, err := st.Entry("items", "i01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := *cur
+	next.Data = cur.Data.Clone()
+	next.Data.Set("kind", "k2")
+	if _, err := st.UpdateEntry("items", "i01", cur.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	if got := count(map[string]any{"kind": "k1"}); got != 9 {
+		t.Errorf("after an edit, kind=k1 matched %d, want 9", got)
+	}
+	if got := count(map[string]any{"kind": "k2"}); got != 11 {
+		t.Errorf("after an edit, kind=k2 matched %d, want 11", got)
+	}
+}
