@@ -42,7 +42,6 @@ func cmdDev(ctx context.Context, e env, args []string) error {
 	return serveSite(ctx, e, *site, *addr, nil)
 }
 
-
 // initSite copies the starter site and creates the admin user, printing its password once.
 func initSite(ctx context.Context, e env, dir string) error {
 	if err := starter.CopyTo(dir); err != nil {
