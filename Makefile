@@ -20,6 +20,8 @@ build: ## build the cms binary into bin/cms
 
 test: ## run every test with the race detector
 	$(GO) test -race -shuffle=on -timeout 8m ./...
+	@# Under -race the hook tests run guests on wazero's interpreter; run them once more compiled.
+	$(GO) test -shuffle=on -timeout 4m ./wasmhooks/...
 
 lambda: ## build each group's Lambda function: dist/lambda/<group>/bootstrap and <group>.zip (linux/$(GOARCH_LAMBDA))
 	rm -rf dist/lambda && mkdir -p dist/lambda
