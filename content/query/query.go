@@ -280,10 +280,8 @@ func rank(v any) int {
 	return 6
 }
 
-var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
-
 func parseDate(s string) (time.Time, bool) {
-	if len(s) < 10 || !dateRE.MatchString(s) {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' || !digits(s[0:4]) || !digits(s[5:7]) || !digits(s[8:10]) {
 		return time.Time{}, false
 	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
@@ -308,21 +306,82 @@ func Sort(entries []*content.Entry, keys []SortKey) {
 	}
 }
 
-// keyed is an entry with its sort-key values resolved.
+// keyed is an entry with its sort-key values resolved and pre-parsed.
 type keyed struct {
 	e    *content.Entry
-	vals []any // nil = missing
+	vals []sortVal
+}
+
+// sortVal is a field value prepared for comparison: dates are parsed and strings lower-cased
+// once per entry, not once per comparison.
+type sortVal struct {
+	present bool
+	raw     any
+	rank    int
+	num     float64
+	isDate  bool
+	date    int64
+	lower   string
+}
+
+func prepare(v any, present bool) sortVal {
+	if !present || v == nil {
+		return sortVal{}
+	}
+	sv := sortVal{present: true, raw: v, rank: rank(v)}
+	switch x := v.(type) {
+	case int64:
+		sv.num = float64(x)
+	case float64:
+		sv.num = x
+	case int:
+		sv.num = float64(x)
+	case string:
+		if t, ok := parseDate(x); ok {
+			sv.isDate, sv.date = true, t.UnixNano()
+		}
+		sv.lower = strings.ToLower(x)
+	}
+	return sv
+}
+
+// compareVals orders prepared values exactly as Compare orders the raw ones.
+func compareVals(a, b *sortVal) int {
+	if a.rank == 2 && b.rank == 2 {
+		switch {
+		case a.num < b.num:
+			return -1
+		case a.num > b.num:
+			return 1
+		}
+		return 0
+	}
+	if a.rank == 3 && b.rank == 3 {
+		if a.isDate && b.isDate {
+			switch {
+			case a.date < b.date:
+				return -1
+			case a.date > b.date:
+				return 1
+			}
+			return 0
+		}
+		if c := strings.Compare(a.lower, b.lower); c != 0 {
+			return c
+		}
+		return strings.Compare(a.raw.(string), b.raw.(string))
+	}
+	return Compare(a.raw, b.raw)
 }
 
 func decorate(entries []*content.Entry, keys []SortKey) []keyed {
 	ks := make([]keyed, len(entries))
-	vals := make([]any, len(entries)*len(keys))
+	vals := make([]sortVal, len(entries)*len(keys))
 	for i, e := range entries {
 		v := vals[i*len(keys) : (i+1)*len(keys) : (i+1)*len(keys)]
 		for j, k := range keys {
-			if x, ok := e.Field(k.Field); ok {
-				v[j] = x
-			}
+			x, ok := e.Field(k.Field)
+			v[j] = prepare(x, ok)
 		}
 		ks[i] = keyed{e: e, vals: v}
 	}
@@ -331,16 +390,16 @@ func decorate(entries []*content.Entry, keys []SortKey) []keyed {
 
 func lessKeyed(a, b *keyed, keys []SortKey) bool {
 	for i, k := range keys {
-		va, vb := a.vals[i], b.vals[i]
+		va, vb := &a.vals[i], &b.vals[i]
 		switch {
-		case va == nil && vb == nil:
+		case !va.present && !vb.present:
 			continue
-		case va == nil:
+		case !va.present:
 			return false
-		case vb == nil:
+		case !vb.present:
 			return true
 		}
-		c := Compare(va, vb)
+		c := compareVals(va, vb)
 		if c == 0 {
 			continue
 		}
@@ -382,4 +441,13 @@ func Page[T any](items []T, offset, limit int) []T {
 		items = items[:limit]
 	}
 	return items
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
