@@ -91,8 +91,21 @@ type rawBodyKey struct{}
 // (JSON strings cannot carry such bytes), so Invoke re-sends it base64-encoded.
 type rawBody struct{ b []byte }
 
+// MaxResponseBytes is Lambda's limit on a synchronous response (the JSON document, with the
+// body base64-encoded when binary). A larger one fails at the Lambda service, after the handler
+// ran; Invoke logs it so the cause is visible in the function's log.
+const MaxResponseBytes = 6 << 20
+
 // Invoke handles one event.
 func (l *lambdaHandler) Invoke(ctx context.Context, payload []byte) ([]byte, error) {
+	out, err := l.invoke(ctx, payload)
+	if err == nil && len(out) > MaxResponseBytes {
+		l.log.Warn("response exceeds the Lambda payload limit and will fail", "bytes", len(out), "limit", MaxResponseBytes)
+	}
+	return out, err
+}
+
+func (l *lambdaHandler) invoke(ctx context.Context, payload []byte) ([]byte, error) {
 	rb := &rawBody{}
 	out, err := l.inner.Invoke(context.WithValue(ctx, rawBodyKey{}, rb), payload)
 	if err != nil || rb.b == nil {

@@ -32,6 +32,10 @@ func echo(w http.ResponseWriter, r *http.Request) {
 	case "/sniffed":
 		w.Write(pngBytes) // no Content-Type: sniffed as image/png
 		return
+	case "/huge":
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write(bytes.Repeat([]byte("x"), serve.MaxResponseBytes+1))
+		return
 	}
 	body, _ := io.ReadAll(r.Body)
 	cookies := []string{}
@@ -242,6 +246,22 @@ func TestLambdaResponseEncoding(t *testing.T) {
 			t.Errorf("HEAD = %d %q body %q, want 200 image/png and no body", resp.StatusCode, resp.Headers["Content-Type"], resp.Body)
 		}
 	})
+}
+
+func TestLambdaWarnsAboutOversizedResponses(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	h := serve.LambdaHandler(http.HandlerFunc(echo), serve.LambdaOptions{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if _, err := h.Invoke(t.Context(), simple(t, "GET", "/huge", "$default")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(logs.String(), "exceeds the Lambda payload limit") {
+		t.Errorf("no warning logged: %q", logs.String())
+	}
+	logs.Reset()
+	if _, err := h.Invoke(t.Context(), simple(t, "GET", "/x", "$default")); err != nil || logs.Len() != 0 {
+		t.Errorf("small response: err %v, log %q", err, logs.String())
+	}
 }
 
 func TestLambdaRejectsOtherPayloads(t *testing.T) {
