@@ -100,7 +100,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	want, err := ifMatch(r)
+	want, err := web.IfMatch(r)
 	if err != nil {
 		return err
 	}

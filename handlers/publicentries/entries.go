@@ -211,7 +211,7 @@ func (a *api) write(w http.ResponseWriter, r *http.Request, etag string, parts .
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", cacheControl)
-	if match := r.Header.Get("If-None-Match"); match != "" && etagMatch(match, etag) {
+	if web.NoneMatch(r, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -231,22 +231,4 @@ func (a *api) write(w http.ResponseWriter, r *http.Request, etag string, parts .
 		}
 	}
 	return nil
-}
-
-func etagMatch(header, etag string) bool {
-	for _, part := range bytes.Split([]byte(header), []byte(",")) {
-		p := string(bytes.TrimSpace(part))
-		p = trimWeak(p)
-		if p == "*" || p == etag {
-			return true
-		}
-	}
-	return false
-}
-
-func trimWeak(s string) string {
-	if len(s) > 2 && s[:2] == "W/" {
-		return s[2:]
-	}
-	return s
 }

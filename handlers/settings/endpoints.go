@@ -59,7 +59,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "settings", "edit", ""); err != nil {
 		return err
 	}
-	want, err := ifMatch(r)
+	want, err := web.IfMatch(r)
 	if err != nil {
 		return err
 	}

@@ -162,3 +162,23 @@ func TestSameOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestIfMatchAndNoneMatch(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		header, want string
+		bad          bool
+	}{{"", "", false}, {"*", "", false}, {`"abc"`, "abc", false}, {`W/"abc"`, "abc", false}, {"abc", "", true}, {`"a","b"`, "", true}} {
+		r := httptest.NewRequest("PUT", "/", nil)
+		r.Header.Set("If-Match", tt.header)
+		got, err := web.IfMatch(r)
+		if (err != nil) != tt.bad || got != tt.want {
+			t.Errorf("IfMatch(%q) = %q, %v", tt.header, got, err)
+		}
+	}
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Set("If-None-Match", `"x", W/"abc"`)
+	if !web.NoneMatch(r, `"abc"`) || web.NoneMatch(r, `"zzz"`) {
+		t.Error("NoneMatch does not match a listed ETag")
+	}
+}

@@ -1,0 +1,15 @@
+package globals
+
+import (
+	"slices"
+	"sort"
+)
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return slices.Clip(keys)
+}
