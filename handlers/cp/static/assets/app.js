@@ -1,0 +1,156 @@
+// app.js: the Control Panel shell. It loads the signed-in user and what they may do, draws the
+// sidebar, and routes paths under the CP to views (History API; the server answers every CP path
+// with this page).
+import { api, cpPath, describe, toLogin } from './api.js';
+import { h, message, show } from './dom.js';
+import * as entries from './entries.js';
+import * as globals from './globals.js';
+import * as navigation from './navigation.js';
+import * as forms from './forms.js';
+import * as media from './media.js';
+
+const main = document.getElementById('main');
+const sidebar = document.getElementById('sidebar');
+
+/** ctx is what every view gets: the user, permission checks, and navigation. */
+const ctx = {
+  me: null,
+  caps: {},
+  scopes: {},
+  collections: [],
+  dirty: false, // an editor has unsaved changes
+  can(resource, action) {
+    return this.caps[`${resource}:${action}`] === true;
+  },
+  canEntries(collection, action) {
+    return this.scopes[collection]?.[action] === true || this.can('entries', action);
+  },
+  url: (path = '') => cpPath + path,
+  navigate(path, { replace = false } = {}) {
+    if (this.dirty && !confirm('Leave this page? Your unsaved changes will be lost.')) return;
+    this.dirty = false;
+    history[replace ? 'replaceState' : 'pushState'](null, '', path);
+    route();
+  },
+};
+
+/** link is an in-app link: a real href (open in a new tab works) that routes without reloading. */
+function link(path, ...text) {
+  return h('a', { href: path, 'data-nav': true }, ...text);
+}
+ctx.link = link;
+
+document.addEventListener('click', (ev) => {
+  const a = ev.target.closest?.('a[data-nav]');
+  if (!a || ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+  ev.preventDefault();
+  ctx.navigate(a.getAttribute('href'));
+});
+window.addEventListener('popstate', () => {
+  ctx.dirty = false;
+  route();
+});
+window.addEventListener('beforeunload', (ev) => {
+  if (ctx.dirty) ev.preventDefault();
+});
+
+document.getElementById('logout').addEventListener('click', async () => {
+  if (ctx.dirty && !confirm('Log out? Your unsaved changes will be lost.')) return;
+  ctx.dirty = false;
+  try {
+    await api('POST', '/auth/logout', { login401: false });
+  } catch { /* the session may be gone already; the sign-in page is right either way */ }
+  location.assign(`${cpPath}/login`);
+});
+
+function drawSidebar() {
+  const section = (title, items) => (items.length ? h('section', {}, h('h2', {}, title), h('ul', {}, items.map((i) => h('li', {}, i)))) : null);
+  const cols = ctx.collections.filter((c) => ctx.canEntries(c.handle, 'view')).map((c) => link(ctx.url(`/entries/${encodeURIComponent(c.handle)}`), c.title || c.handle));
+  const other = [];
+  if (ctx.can('globals', 'view')) other.push(link(ctx.url('/globals'), 'Globals'));
+  if (ctx.can('navigation', 'view')) other.push(link(ctx.url('/navigation'), 'Navigation'));
+  if (ctx.can('forms', 'view')) other.push(link(ctx.url('/forms'), 'Forms'));
+  if (ctx.can('assets', 'view')) other.push(link(ctx.url('/media'), 'Assets'));
+  show(sidebar, section('Collections', cols), section('Site', other));
+}
+
+function markCurrent() {
+  for (const a of sidebar.querySelectorAll('a')) {
+    const href = a.getAttribute('href');
+    const here = location.pathname === href || location.pathname.startsWith(`${href}/`);
+    if (here) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+function dashboard(view) {
+  const cols = ctx.collections.filter((c) => ctx.canEntries(c.handle, 'view'));
+  show(view,
+    h('h1', {}, `Welcome, ${ctx.me.name || ctx.me.email}`),
+    cols.length ? h('p', {}, 'Pick a collection to edit its entries:') : message('muted', 'Your roles give you no collections to edit.'),
+    h('ul', { class: 'cards' }, cols.map((c) => h('li', {}, link(ctx.url(`/entries/${encodeURIComponent(c.handle)}`), c.title || c.handle)))));
+}
+
+function notFound(view) {
+  show(view, h('h1', {}, 'Page not found'), h('p', {}, 'There is nothing at this address. ', link(ctx.url(), 'Go to the start page.')));
+}
+
+/** route draws the view for the current address into a fresh container, so a slow view that
+ * finishes after the user moved on draws into a detached element and changes nothing. */
+async function route() {
+  const view = h('div', { class: 'view' });
+  main.replaceChildren(view);
+  markCurrent();
+  const rest = location.pathname.startsWith(cpPath) ? location.pathname.slice(cpPath.length) : '';
+  const seg = rest.split('/').filter(Boolean).map(decodeURIComponent);
+  const q = new URLSearchParams(location.search);
+  try {
+    switch (seg[0]) {
+      case undefined: return dashboard(view);
+      case 'entries':
+        if (seg.length === 2) return await entries.list(ctx, view, seg[1], q);
+        if (seg.length === 3) return await entries.edit(ctx, view, seg[1], seg[2] === '_new' ? null : seg[2]);
+        break;
+      case 'globals':
+        if (seg.length <= 2) return await globals.render(ctx, view, seg[1]);
+        break;
+      case 'navigation':
+        if (seg.length <= 2) return await navigation.render(ctx, view, seg[1]);
+        break;
+      case 'forms':
+        if (seg.length <= 2) return await forms.render(ctx, view, seg[1], q);
+        break;
+      case 'media':
+        if (seg.length === 1) return await media.render(ctx, view, q);
+        break;
+    }
+    notFound(view);
+  } catch (err) {
+    show(view, h('h1', {}, 'Could not load this page'), message('error', describe(err)));
+  }
+}
+
+async function start() {
+  try {
+    const [me, caps] = await Promise.all([api('GET', '/users/me'), api('GET', '/users/capabilities')]);
+    ctx.me = me.body.data;
+    ctx.caps = caps.body.data.capabilities ?? {};
+    ctx.scopes = caps.body.data.scopes?.entries ?? {};
+    // Collection titles need collections:view; without it, the handles the scopes name will do.
+    ctx.collections = Object.keys(ctx.scopes).sort().map((handle) => ({ handle, title: handle }));
+    if (ctx.can('collections', 'view')) {
+      const cols = await api('GET', '/collections');
+      ctx.collections = cols.body.data;
+    }
+  } catch (err) {
+    if (err?.status === 401) return toLogin();
+    show(main, h('h1', {}, 'The Control Panel could not start'), message('error', describe(err)));
+    return;
+  }
+  document.getElementById('user-name').textContent = ctx.me.name || ctx.me.email;
+  document.getElementById('logout').hidden = false;
+  drawSidebar();
+  route();
+}
+
+start();

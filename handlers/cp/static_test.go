@@ -1,0 +1,145 @@
+package cp_test
+
+import (
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"cms/handlers/cp"
+	"cms/handlers/web/webtest"
+)
+
+// assetFiles lists the files under static/assets (the tests run in the package folder).
+func assetFiles(t *testing.T, ext string) []string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join("static", "assets", "*"+ext))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no %s files under static/assets (%v)", ext, err)
+	}
+	return names
+}
+
+// TestPagesReferenceServedAssets: every src and href in the pages, and every module a script
+// imports, is served with 200. A typo in a file name is otherwise only found in a browser.
+func TestPagesReferenceServedAssets(t *testing.T) {
+	t.Parallel()
+	h := newCP(t, cp.Deps{})
+	ref := regexp.MustCompile(`(?:src|href)="(/cp/assets/[^"?]+)`)
+	for _, page := range []string{"/cp", "/cp/login"} {
+		body := webtest.Do(t, h, webtest.Request{Path: page, Cookies: session}).Body.String()
+		refs := ref.FindAllStringSubmatch(body, -1)
+		if len(refs) < 3 {
+			t.Errorf("%s names only %d assets:\n%s", page, len(refs), body)
+		}
+		for _, m := range refs {
+			if w := webtest.Do(t, h, webtest.Request{Path: m[1]}); w.Code != 200 {
+				t.Errorf("%s names %s, which is %d", page, m[1], w.Code)
+			}
+		}
+	}
+	imp := regexp.MustCompile(`(?m)^import .* from '\./([^']+)';$`)
+	for _, f := range assetFiles(t, ".js") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range imp.FindAllStringSubmatch(string(src), -1) {
+			if w := webtest.Do(t, h, webtest.Request{Path: "/cp/assets/" + m[1]}); w.Code != 200 {
+				t.Errorf("%s imports %s, which is %d", f, m[1], w.Code)
+			}
+		}
+	}
+}
+
+// TestNoInlineCode: the CSP forbids inline scripts, styles and handlers, so the pages must not
+// need them; and scripts build the page from text nodes, never from HTML strings, so content
+// from the API cannot become markup.
+func TestNoInlineCode(t *testing.T) {
+	t.Parallel()
+	h := newCP(t, cp.Deps{})
+	inline := regexp.MustCompile(`(?i)<script(?:\s+type="module")?>|<style|\sstyle=|\son[a-z]+=|javascript:`)
+	for _, page := range []string{"/cp", "/cp/login"} {
+		body := webtest.Do(t, h, webtest.Request{Path: page, Cookies: session}).Body.String()
+		if m := inline.FindString(body); m != "" {
+			t.Errorf("%s has inline code: %q", page, m)
+		}
+	}
+	unsafe := regexp.MustCompile(`innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function\(|localStorage`)
+	for _, f := range assetFiles(t, ".js") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := unsafe.FindString(string(src)); m != "" {
+			t.Errorf("%s uses %s", f, m)
+		}
+	}
+}
+
+// TestScriptsParse runs node --check on every script, as ES modules. Browsers are the real
+// judge; this catches syntax errors without one.
+func TestScriptsParse(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH: the Control Panel scripts were not syntax-checked (install Node.js to run this test)")
+	}
+	dir := t.TempDir()
+	for _, f := range assetFiles(t, ".js") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// .mjs makes node parse the file as a module whatever its version guesses for .js.
+		mod := filepath.Join(dir, strings.TrimSuffix(filepath.Base(f), ".js")+".mjs")
+		if err := os.WriteFile(mod, src, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.CommandContext(t.Context(), node, "--check", mod).CombinedOutput(); err != nil {
+			t.Errorf("%s does not parse: %v\n%s", f, err, out)
+		}
+	}
+}
+
+// TestScriptsReachTheirAPI: each endpoint the brief names is called by some script, so a renamed
+// route shows up here rather than in an editor's browser.
+func TestScriptsReachTheirAPI(t *testing.T) {
+	t.Parallel()
+	var all strings.Builder
+	for _, f := range assetFiles(t, ".js") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(src)
+	}
+	for _, want := range []string{
+		`'/auth/login'`, `'/auth/logout'`, `'/users/me'`, `'/users/capabilities'`, `'/collections'`,
+		"`/entries/${", `'/globals'`, "`/globals/${", `'/navigation'`, "`/navigation/${", `'/forms'`,
+		"/submissions?", "/export/csv", "/export/json", `'/assets'`, "`/assets${", "'If-Match'", "contentHash",
+		"'Retry-After'", "DEPTH_EXCEEDED", "INVALID_ENTRY_REFERENCE", "UPLOAD_FAILED", "'CONFLICT'",
+		"credentials: 'same-origin'", "res.status === 401",
+	} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("no script contains %s", want)
+		}
+	}
+}
+
+func TestContentTypes(t *testing.T) {
+	t.Parallel()
+	h := newCP(t, cp.Deps{})
+	want := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
+	for ext, ct := range want {
+		for _, f := range assetFiles(t, ext) {
+			w := webtest.Do(t, h, webtest.Request{Path: "/cp/assets/" + filepath.Base(f)})
+			if w.Code != http.StatusOK || w.Header().Get("Content-Type") != ct {
+				t.Errorf("%s: %d %q, want 200 %q", f, w.Code, w.Header().Get("Content-Type"), ct)
+			}
+		}
+	}
+}
