@@ -1,0 +1,47 @@
+// Package cp wires the Control Panel group (handlers/cp): the editors' browser application at
+// cp.path (default /cp). It serves embedded static files only and reads nothing from the site
+// folder, so it is not a writer; the API groups it calls do the writing.
+package cp
+
+import (
+	"net/http"
+	"slices"
+
+	"cms/handlers/cp"
+	"cms/runtime/config"
+	"cms/runtime/wire"
+)
+
+// Group describes the Control Panel group for the runners.
+func Group() wire.Group {
+	return wire.Group{Name: "cp", Prefixes: Prefixes, Build: Build}
+}
+
+// Prefixes are the paths the group serves: cp.path and everything below it.
+func Prefixes(c config.Config) []string { return cp.Prefixes(c.CP.Path) }
+
+// Build builds the Control Panel, or returns nil when cp.enabled is false (a frontend-only
+// deployment: spec rule 4), so that /cp is not mounted at all.
+func Build(s *wire.Services) (http.Handler, error) {
+	c := s.Config
+	if !enabled(c) {
+		return nil, nil
+	}
+	return cp.New(cp.Deps{
+		Path:     c.CP.Path,
+		BasePath: c.BasePath,
+		Secure:   c.Production(),
+		Log:      s.Log.With("group", "cp"),
+	})
+}
+
+// enabled reports whether to serve the CP. cp.enabled is write-dependent (spec rule 4: editing
+// needs writable storage), so the read-only switch ([wire.ApplyReadOnly]) turns it off in any
+// process that cannot write. But the CP only serves embedded files, and on Lambda it runs as a
+// read-only frontend beside the writer functions: the switch would hide it although the
+// deployment can write. Whether it can is what cp.enabled itself says there (the template sets
+// CMS_CP_ENABLED from whether writers are deployed), so an option the switch turned off still
+// counts as on; a cp.enabled that was false to begin with stays off.
+func enabled(c config.Config) bool {
+	return c.CP.Enabled || slices.Contains(c.Disabled, "cp.enabled")
+}
