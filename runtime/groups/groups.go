@@ -9,6 +9,7 @@ import (
 	"cms/runtime/groups/assetfiles"
 	"cms/runtime/groups/assets"
 	"cms/runtime/groups/auth"
+	"cms/runtime/groups/cp"
 	"cms/runtime/groups/entries"
 	"cms/runtime/groups/forms"
 	"cms/runtime/groups/globals"
@@ -42,6 +43,7 @@ func All() []wire.Group {
 		graphql.Group(),
 		forms.Group(),
 		hooks.Group(),
+		cp.Group(),
 	}
 }
 
