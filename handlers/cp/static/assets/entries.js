@@ -20,7 +20,8 @@ export async function list(ctx, view, collection, q) {
     const p = new URLSearchParams();
     if (s) p.set('status', s);
     if (o > 0) p.set('offset', String(o));
-    return p.size ? `${base}?${p}` : base;
+    const qs = p.toString();
+    return qs ? `${base}?${qs}` : base;
   };
   const filter = h('select', { 'aria-label': 'Status', onchange: (ev) => ctx.navigate(pageURL(0, ev.target.value)) },
     [['', 'All statuses'], ['published', 'Published'], ['draft', 'Draft']].map(([v, t]) => h('option', { value: v, selected: v === status }, t)));
