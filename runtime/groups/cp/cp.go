@@ -5,7 +5,6 @@ package cp
 
 import (
 	"net/http"
-	"slices"
 
 	"cms/handlers/cp"
 	"cms/runtime/config"
@@ -35,13 +34,8 @@ func Build(s *wire.Services) (http.Handler, error) {
 	})
 }
 
-// enabled reports whether to serve the CP. cp.enabled is write-dependent (spec rule 4: editing
-// needs writable storage), so the read-only switch ([wire.ApplyReadOnly]) turns it off in any
-// process that cannot write. But the CP only serves embedded files, and on Lambda it runs as a
-// read-only frontend beside the writer functions: the switch would hide it although the
-// deployment can write. Whether it can is what cp.enabled itself says there (the template sets
-// CMS_CP_ENABLED from whether writers are deployed), so an option the switch turned off still
-// counts as on; a cp.enabled that was false to begin with stays off.
-func enabled(c config.Config) bool {
-	return c.CP.Enabled || slices.Contains(c.Disabled, "cp.enabled")
-}
+// enabled reports whether to serve the CP. A local server on a site folder it cannot write
+// switches cp.enabled off (spec rule 4); a Lambda frontend keeps the deployment's setting
+// (runtime/lambda/lambdamain), because the CP function only serves embedded files while the
+// writer functions do the editing.
+func enabled(c config.Config) bool { return c.CP.Enabled }

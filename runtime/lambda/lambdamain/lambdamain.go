@@ -17,6 +17,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 
 	"cms/runtime/config"
@@ -70,7 +71,13 @@ func Build(ctx context.Context, g wire.Group, getenv func(string) string, stdout
 		log.Warn(string(w))
 	}
 	if !g.Writer && !g.Appends {
-		off := wire.ApplyReadOnly(&cfg)
+		// Whether editors can work is a property of the deployment (are writer functions
+		// deployed?), which the template states through CMS_CP_ENABLED; a frontend's own
+		// read-only mount says nothing about it, so cp.enabled keeps its configured value.
+		cpEnabled := cfg.CP.Enabled
+		off := slices.DeleteFunc(wire.ApplyReadOnly(&cfg), func(o string) bool { return o == "cp.enabled" })
+		cfg.CP.Enabled = cpEnabled
+		cfg.Disabled = off
 		log.Info("read-only frontend: writes refused, write-dependent options switched off", "disabled", strings.Join(off, ", "))
 	}
 	svc, err := wire.NewServices(ctx, cfg, log)

@@ -91,7 +91,7 @@ func TestFrontendIsReadOnlyAndSaysSoOnce(t *testing.T) {
 	if n := strings.Count(out.String(), "read-only frontend"); n != 1 {
 		t.Errorf("read-only notice logged %d times, want once:\n%s", n, out)
 	}
-	if !strings.Contains(out.String(), "cp.enabled") {
+	if !strings.Contains(out.String(), "seo.errorTracking") || strings.Contains(out.String(), "cp.enabled") {
 		t.Errorf("the notice does not name the options switched off:\n%s", out)
 	}
 	// A frontend never writes: no snapshot, no generation file, nothing else.
