@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -44,7 +45,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 		}
 		defer stop()
 	}
-	svc, err := wire.NewServices(ctx, cfg, log)
+	svc, err := withStartupGC(func() (*wire.Services, error) { return wire.NewServices(ctx, cfg, log) })
 	if err != nil {
 		return err
 	}
@@ -98,4 +99,24 @@ func servePprof(addr string, log *slog.Logger) (stop func(), err error) {
 	}()
 	log.Info("pprof enabled", "addr", ln.Addr().String())
 	return func() { srv.Close() }, nil
+}
+
+// startupMemoryLimit bounds the heap while the entry index is built with the collector paused.
+const startupMemoryLimit = 320 << 20
+
+// withStartupGC runs build (which reads every entry of the site when there is no index
+// snapshot) with garbage collection deferred until the heap nears startupMemoryLimit, then
+// restores the defaults and hands the garbage back. Start-up allocates mostly short-lived
+// parsing garbage next to a growing index, and collecting it every time the heap doubles cost
+// about a fifth of a cold start on the 100,000-entry benchmark site. This is process-wide
+// tuning, so it lives in main, not in the store.
+func withStartupGC(build func() (*wire.Services, error)) (*wire.Services, error) {
+	gc := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(startupMemoryLimit)
+	defer func() {
+		debug.SetGCPercent(gc)
+		debug.SetMemoryLimit(limit)
+		debug.FreeOSMemory()
+	}()
+	return build()
 }
