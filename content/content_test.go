@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,7 +29,11 @@ func FuzzValidHandle(f *testing.F) {
 	for _, s := range []string{"blog", "..", "a/b", "%2e%2e", "a\\b", "con"} {
 		f.Add(s)
 	}
+	spec := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 	f.Fuzz(func(t *testing.T, s string) {
+		if want := len(s) <= content.MaxHandleLen && spec.MatchString(s); content.ValidHandle(s) != want {
+			t.Fatalf("ValidHandle(%q) = %v, the rule says %v", s, !want, want)
+		}
 		if !content.ValidHandle(s) {
 			return
 		}

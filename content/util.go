@@ -1,13 +1,10 @@
 package content
 
 import (
-	"regexp"
 	"sort"
 )
 
 func sortStrings(s []string) { sort.Strings(s) }
-
-var handleRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // MaxHandleLen bounds handles and slugs; file names longer than this are refused.
 const MaxHandleLen = 200
@@ -16,5 +13,17 @@ const MaxHandleLen = 200
 // followed by letters, digits, '_' or '-'. Anything else (empty, "..", "a/b", "%2F") is refused
 // before it can reach the file system.
 func ValidHandle(s string) bool {
-	return len(s) > 0 && len(s) <= MaxHandleLen && handleRE.MatchString(s)
+	if len(s) == 0 || len(s) > MaxHandleLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+		case (c == '_' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }

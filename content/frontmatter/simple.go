@@ -2,7 +2,6 @@ package frontmatter
 
 import (
 	"bytes"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -142,11 +141,6 @@ func simpleFlowList(val string) ([]any, bool) {
 	return out, true
 }
 
-var (
-	simpleFloatRE = regexp.MustCompile(`^-?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}$`)
-	simpleDateRE  = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})?)?$`)
-)
-
 // simpleScalar resolves a plain or simply quoted scalar the way yaml.v3 does, or reports that it
 // cannot be sure.
 func simpleScalar(s string) (any, bool) {
@@ -183,11 +177,11 @@ func simpleScalar(s string) (any, bool) {
 			n, err := strconv.ParseInt(s, 10, 64)
 			return n, err == nil
 		}
-		if simpleFloatRE.MatchString(s) {
+		if isSimpleFloat(s) {
 			f, err := strconv.ParseFloat(s, 64)
 			return f, err == nil
 		}
-		if simpleDateRE.MatchString(s) {
+		if isSimpleDate(s) {
 			return s, true // a timestamp: kept as written
 		}
 		return nil, false
@@ -235,6 +229,60 @@ func isSimpleInt(s string) bool {
 	if s == "" || len(s) > 18 || (s[0] == '0' && len(s) > 1) {
 		return false
 	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isSimpleFloat matches -?(0|[1-9][0-9]{0,14})\.[0-9]{1,15}.
+func isSimpleFloat(s string) bool {
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	intPart, frac, ok := strings.Cut(s, ".")
+	if !ok || len(intPart) == 0 || len(intPart) > 15 || (intPart[0] == '0' && len(intPart) > 1) || len(frac) == 0 || len(frac) > 15 {
+		return false
+	}
+	return allDigits(intPart) && allDigits(frac)
+}
+
+// isSimpleDate matches YYYY-MM-DD, optionally followed by Thh:mm:ss, fractional seconds of up to
+// nine digits, and Z or an offset ±hh:mm.
+func isSimpleDate(s string) bool {
+	if len(s) < 10 || !allDigits(s[0:4]) || s[4] != '-' || !allDigits(s[5:7]) || s[7] != '-' || !allDigits(s[8:10]) {
+		return false
+	}
+	s = s[10:]
+	if s == "" {
+		return true
+	}
+	if len(s) < 9 || s[0] != 'T' || !allDigits(s[1:3]) || s[3] != ':' || !allDigits(s[4:6]) || s[6] != ':' || !allDigits(s[7:9]) {
+		return false
+	}
+	s = s[9:]
+	if strings.HasPrefix(s, ".") {
+		n := 1
+		for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+			n++
+		}
+		if n == 1 || n > 10 {
+			return false
+		}
+		s = s[n:]
+	}
+	switch {
+	case s == "" || s == "Z":
+		return true
+	case len(s) == 6 && (s[0] == '+' || s[0] == '-') && allDigits(s[1:3]) && s[3] == ':' && allDigits(s[4:6]):
+		return true
+	}
+	return false
+}
+
+func allDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
