@@ -15,6 +15,7 @@ import (
 // per-file invalidation.
 type definitions struct {
 	gen         uint64
+	epoch       uint64 // s.defsEpoch when loading began
 	collections map[string]*content.Collection
 	blueprints  map[string]map[string]*content.Blueprint // kind -> handle
 	fieldsets   map[string]*content.Fieldset
@@ -27,17 +28,19 @@ type definitions struct {
 
 func (s *Store) definitions() *definitions {
 	s.checkPoll()
-	if d := s.defs.Load(); d != nil && !s.defsDirty.Load() {
+	// A snapshot is current while no invalidation happened since its load began: comparing one
+	// counter cannot pair a stale snapshot with a cleared flag, as two separate reads could.
+	if d := s.defs.Load(); d != nil && d.epoch == s.defsEpoch.Load() {
 		return d
 	}
 	s.defsMu.Lock()
 	defer s.defsMu.Unlock()
-	if d := s.defs.Load(); d != nil && !s.defsDirty.Load() {
+	epoch := s.defsEpoch.Load()
+	if d := s.defs.Load(); d != nil && d.epoch == epoch {
 		return d
 	}
-	s.defs.Store(nil) // as in userCache: no reader may pair the stale snapshot with a clear flag
-	s.defsDirty.Store(false)
 	d := s.loadDefinitions()
+	d.epoch = epoch
 	d.gen = s.bump()
 	s.defs.Store(d)
 	return d
@@ -46,7 +49,7 @@ func (s *Store) definitions() *definitions {
 // invalidateDefinitions makes the next read reload resources/ and tells other processes (through
 // the generation file) to do the same.
 func (s *Store) invalidateDefinitions() {
-	s.defsDirty.Store(true)
+	s.defsEpoch.Add(1)
 	s.publishDefs()
 }
 

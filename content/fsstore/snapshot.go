@@ -367,8 +367,8 @@ func (s *Store) Refresh() {
 		s.warnGen(err)
 		// Nothing it says can be trusted: reload definitions, users and the index.
 		s.snap.seen = gi
-		s.defsDirty.Store(true)
-		s.usersDirty.Store(true)
+		s.defsEpoch.Add(1)
+		s.usersEpoch.Add(1)
 		if s.snap.loaded.Load() {
 			s.snap.info.Reloads++
 			if err := s.loadLocked(context.Background(), false); err != nil {
@@ -390,11 +390,11 @@ func (s *Store) applyGenLocked(g genDoc, exists bool) {
 	}
 	if g.Defs != s.snap.defs {
 		s.snap.defs = g.Defs
-		s.defsDirty.Store(true)
+		s.defsEpoch.Add(1)
 	}
 	if g.Users != s.snap.users {
 		s.snap.users = g.Users
-		s.usersDirty.Store(true)
+		s.usersEpoch.Add(1)
 	}
 	if s.snap.loaded.Load() && g.Generation != s.snap.applied {
 		if g.Generation < s.snap.applied || g.Snapshot > s.snap.applied {

@@ -66,7 +66,7 @@ type Store struct {
 
 	defsMu    sync.Mutex
 	defs      atomic.Pointer[definitions]
-	defsDirty atomic.Bool
+	defsEpoch atomic.Uint64 // bumped by every invalidation; a cache is current while it matches
 
 	collMu sync.RWMutex
 	colls  map[string]*collIndex
@@ -77,7 +77,7 @@ type Store struct {
 
 	usersMu    sync.Mutex
 	users      atomic.Pointer[userCache]
-	usersDirty atomic.Bool
+	usersEpoch atomic.Uint64
 
 	locks [256]sync.Mutex
 
@@ -142,8 +142,6 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		closed:   make(chan struct{}),
 	}
 	s.gen.Store(1)
-	s.defsDirty.Store(true)
-	s.usersDirty.Store(true)
 	if opts.Snapshot {
 		s.snap = &snapState{}
 	}

@@ -16,6 +16,7 @@ type userCache struct {
 	byID    map[string]*content.User
 	byEmail map[string]*content.User
 	ids     []string
+	epoch   uint64 // s.usersEpoch when loading began
 }
 
 // usersLock serialises user-file writers so the email uniqueness check and the write are one step.
@@ -23,19 +24,17 @@ const usersLock = "\x00users"
 
 func (s *Store) userCache() *userCache {
 	s.checkPoll()
-	if c := s.users.Load(); c != nil && !s.usersDirty.Load() {
+	// Current while no invalidation happened since its load began (see definitions).
+	if c := s.users.Load(); c != nil && c.epoch == s.usersEpoch.Load() {
 		return c
 	}
 	s.usersMu.Lock()
 	defer s.usersMu.Unlock()
-	if c := s.users.Load(); c != nil && !s.usersDirty.Load() {
+	epoch := s.usersEpoch.Load()
+	if c := s.users.Load(); c != nil && c.epoch == epoch {
 		return c
 	}
-	// Drop the stale cache before clearing the flag: a reader between the two stores would
-	// otherwise take the stale cache for current and miss a user just written.
-	s.users.Store(nil)
-	s.usersDirty.Store(false)
-	c := &userCache{byID: map[string]*content.User{}, byEmail: map[string]*content.User{}}
+	c := &userCache{byID: map[string]*content.User{}, byEmail: map[string]*content.User{}, epoch: epoch}
 	for _, id := range sortedKeys(s.yamlFiles(s.opts.UsersDir)) {
 		p := path.Join(s.opts.UsersDir, id+".yaml")
 		if _, err := s.root.Stat(p); err != nil {
@@ -180,7 +179,7 @@ func (s *Store) CreateUser(u *content.User) error {
 		}
 		return content.Internalf(op, p, err)
 	}
-	s.usersDirty.Store(true)
+	s.usersEpoch.Add(1)
 	s.publish(change{users: true})
 	return nil
 }
@@ -211,7 +210,7 @@ func (s *Store) UpdateUser(u *content.User) error {
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Perm: 0o600, NoSync: s.opts.NoSync}); err != nil {
 		return content.Internalf(op, p, err)
 	}
-	s.usersDirty.Store(true)
+	s.usersEpoch.Add(1)
 	s.publish(change{users: true})
 	return nil
 }
@@ -230,7 +229,7 @@ func (s *Store) DeleteUser(id string) error {
 	for _, ext := range []string{".yaml", ".yml"} {
 		err := atomicfile.Remove(s.root, path.Join(s.opts.UsersDir, id+ext), atomicfile.Options{NoSync: s.opts.NoSync})
 		if err == nil || !errors.Is(err, fs.ErrNotExist) {
-			s.usersDirty.Store(true)
+			s.usersEpoch.Add(1)
 			s.publish(change{users: true})
 			if err != nil {
 				return content.Internalf(op, id, err)

@@ -126,7 +126,7 @@ func (s *Store) onEvent(ev fsnotify.Event) {
 		s.invalidateDefinitions()
 	case under(rel, s.opts.UsersDir) || s.opts.UsersDir == rel:
 		if !strings.HasPrefix(base, ".") {
-			s.usersDirty.Store(true)
+			s.usersEpoch.Add(1)
 		}
 	case under(rel, s.contentPath("collections")):
 		parts := strings.Split(strings.TrimPrefix(rel, s.contentPath("collections")+"/"), "/")
@@ -159,7 +159,7 @@ func (s *Store) addPending(c, slug string) {
 
 func (s *Store) markAllDirty() {
 	s.invalidateDefinitions()
-	s.usersDirty.Store(true)
+	s.usersEpoch.Add(1)
 	s.collMu.RLock()
 	for c := range s.colls {
 		s.addPending(c, "")
@@ -223,7 +223,7 @@ func (s *Store) checkPoll() {
 	}
 	if sig := s.treeSignature(s.opts.UsersDir); sig != w.sigs[s.opts.UsersDir] {
 		w.sigs[s.opts.UsersDir] = sig
-		s.usersDirty.Store(true)
+		s.usersEpoch.Add(1)
 	}
 	s.collMu.RLock()
 	colls := make([]string, 0, len(s.colls))
