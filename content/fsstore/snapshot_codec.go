@@ -294,14 +294,14 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 			if d.err != nil {
 				return nil, d.err
 			}
-			if !validHandle(e.Slug) {
+			if !content.ValidHandle(e.Slug) {
 				d.fail("invalid slug")
 				return nil, d.err
 			}
 			items[i].e = e
 			c.items[i] = &items[i]
 		}
-		if !validHandle(c.handle) {
+		if !content.ValidHandle(c.handle) {
 			d.fail("invalid collection handle")
 		}
 		colls = append(colls, c)
@@ -384,24 +384,6 @@ func (d *snapDecoder) value(depth int) any {
 	}
 	d.fail(fmt.Sprintf("unknown value tag %d", tag))
 	return nil
-}
-
-// validHandle is [content.ValidHandle] without the regular expression, which showed in cold-start
-// profiles (one call per entry). A fuzz test keeps the two in agreement.
-func validHandle(s string) bool {
-	if len(s) == 0 || len(s) > content.MaxHandleLen {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		case (c == '_' || c == '-') && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // intern returns the constant for a status, so list scans compare a pointer instead of loading

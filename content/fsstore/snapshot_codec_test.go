@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"cms/content"
@@ -245,16 +244,4 @@ func BenchmarkSnapshotDecodeAllData(b *testing.B) {
 			it.decode()
 		}
 	}
-}
-
-// FuzzValidHandle keeps the snapshot's handle check equal to content.ValidHandle.
-func FuzzValidHandle(f *testing.F) {
-	for _, s := range []string{"", "a", "A-b_c", "-a", "_a", "a/b", "..", "é", "a b", strings.Repeat("a", content.MaxHandleLen+1)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := validHandle(s), content.ValidHandle(s); got != want {
-			t.Fatalf("validHandle(%q) = %v, content.ValidHandle = %v", s, got, want)
-		}
-	})
 }
