@@ -94,6 +94,16 @@ func Parse(src []byte) (Document, error) {
 	return Document{Front: m, Body: strings.TrimSpace(string(body))}, nil
 }
 
+// ParseFront parses only the front matter of a document, without copying its body (indexes
+// that keep metadata only use it).
+func ParseFront(src []byte) (*content.Map, error) {
+	fm, _, line, err := Split(src)
+	if err != nil {
+		return nil, err
+	}
+	return ParseYAMLMap(fm, line)
+}
+
 // ParseYAMLMap parses a YAML document that must be a mapping (empty input gives an empty map).
 // lineOffset is the file line the document starts on, so errors point into the file.
 func ParseYAMLMap(src []byte, lineOffset int) (*content.Map, error) {

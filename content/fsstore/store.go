@@ -80,6 +80,7 @@ type Store struct {
 	usersEpoch atomic.Uint64
 
 	locks [256]sync.Mutex
+	bufs  sync.Pool // *[]byte read buffers for indexing entry files
 
 	problemsMu sync.Mutex
 	problems   map[string]string // file -> problem last logged
