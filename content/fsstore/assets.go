@@ -347,20 +347,11 @@ func (s *Store) OpenAsset(p string) (*os.File, AssetInfo, error) {
 // a Conflict error unless overwrite is set; an existing folder of that name always is.
 func (s *Store) SaveAsset(p string, src io.Reader, overwrite bool) (AssetInfo, error) {
 	const op = "fsstore.SaveAsset"
-	if err := s.writable(op); err != nil {
-		return AssetInfo{}, err
-	}
-	p, err := s.assetPathArg(op, p, false)
+	root, p, done, err := s.beginAssetWrite(op, p, true)
 	if err != nil {
 		return AssetInfo{}, err
 	}
-	unlock := s.lock(s.assetLock(p))
-	defer unlock()
-	root, err := s.assetsRoot(true)
-	if err != nil {
-		return AssetInfo{}, content.Internalf(op, p, err)
-	}
-	defer root.Close()
+	defer done()
 	if fi, err := root.Lstat(p); err == nil && (fi.IsDir() || !overwrite) {
 		return AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", p)
 	}
@@ -425,23 +416,11 @@ func (s *Store) metaIn(op string, root *os.Root, p string) (*content.Map, error)
 // is a NotFound error.
 func (s *Store) SaveAssetMeta(p string, meta *content.Map) error {
 	const op = "fsstore.SaveAssetMeta"
-	if err := s.writable(op); err != nil {
-		return err
-	}
-	p, err := s.assetPathArg(op, p, false)
+	root, p, done, err := s.beginAssetWrite(op, p, false)
 	if err != nil {
 		return err
 	}
-	unlock := s.lock(s.assetLock(p))
-	defer unlock()
-	root, err := s.assetsRoot(false)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return notFoundAsset(op, p)
-		}
-		return content.Internalf(op, p, err)
-	}
-	defer root.Close()
+	defer done()
 	if fi, err := statIn(op, root, p); err != nil {
 		return err
 	} else if fi.Dir {
@@ -528,23 +507,11 @@ func (s *Store) MoveAsset(from, to string) (AssetInfo, error) {
 // NotFound error; a folder that still holds anything (hidden files included) a Conflict error.
 func (s *Store) DeleteAsset(p string) error {
 	const op = "fsstore.DeleteAsset"
-	if err := s.writable(op); err != nil {
-		return err
-	}
-	p, err := s.assetPathArg(op, p, false)
+	root, p, done, err := s.beginAssetWrite(op, p, false)
 	if err != nil {
 		return err
 	}
-	unlock := s.lock(s.assetLock(p))
-	defer unlock()
-	root, err := s.assetsRoot(false)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return notFoundAsset(op, p)
-		}
-		return content.Internalf(op, p, err)
-	}
-	defer root.Close()
+	defer done()
 	fi, err := statIn(op, root, p)
 	if err != nil {
 		return err
@@ -576,20 +543,11 @@ func (s *Store) DeleteAsset(p string) error {
 // it was new; an existing folder is fine. A file in the way is a Conflict error.
 func (s *Store) CreateAssetFolder(p string) (bool, error) {
 	const op = "fsstore.CreateAssetFolder"
-	if err := s.writable(op); err != nil {
-		return false, err
-	}
-	p, err := s.assetPathArg(op, p, false)
+	root, p, done, err := s.beginAssetWrite(op, p, true)
 	if err != nil {
 		return false, err
 	}
-	unlock := s.lock(s.assetLock(p))
-	defer unlock()
-	root, err := s.assetsRoot(true)
-	if err != nil {
-		return false, content.Internalf(op, p, err)
-	}
-	defer root.Close()
+	defer done()
 	if fi, err := root.Lstat(p); err == nil {
 		if fi.IsDir() {
 			return false, nil
@@ -603,4 +561,27 @@ func (s *Store) CreateAssetFolder(p string) (bool, error) {
 		return false, content.Internalf(op, p, err)
 	}
 	return true, nil
+}
+
+// beginAssetWrite is the prologue of every asset write: the store must be writable and p a valid
+// asset path; it then locks p and opens the assets folder (creating it when create is set; when
+// not, a missing folder means the asset is missing). The caller must call done.
+func (s *Store) beginAssetWrite(op, p string, create bool) (root *os.Root, clean string, done func(), err error) {
+	if err := s.writable(op); err != nil {
+		return nil, "", nil, err
+	}
+	clean, err = s.assetPathArg(op, p, false)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	unlock := s.lock(s.assetLock(clean))
+	root, err = s.assetsRoot(create)
+	if err != nil {
+		unlock()
+		if !create && errors.Is(err, fs.ErrNotExist) {
+			return nil, "", nil, notFoundAsset(op, clean)
+		}
+		return nil, "", nil, content.Internalf(op, clean, err)
+	}
+	return root, clean, func() { root.Close(); unlock() }, nil
 }
