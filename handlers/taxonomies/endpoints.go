@@ -25,6 +25,23 @@ func slug(r *http.Request) (string, error) {
 	return s, nil
 }
 
+// termRequest checks the taxonomies permission for action, then resolves the taxonomy and the
+// term slug of the path (in that order: nothing is read before the permission check).
+func (a *api) termRequest(r *http.Request, action string) (*content.Taxonomy, string, error) {
+	if _, err := web.Require(a.Auth, r, "taxonomies", action, ""); err != nil {
+		return nil, "", err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := slug(r)
+	if err != nil {
+		return nil, "", err
+	}
+	return t, s, nil
+}
+
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
 		return err
@@ -65,14 +82,7 @@ func (a *api) terms(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *api) term(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
-		return err
-	}
-	t, err := a.taxonomy(r)
-	if err != nil {
-		return err
-	}
-	s, err := slug(r)
+	t, s, err := a.termRequest(r, "view")
 	if err != nil {
 		return err
 	}
@@ -107,14 +117,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 
 func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.update"
-	if _, err := web.Require(a.Auth, r, "taxonomies", "edit", ""); err != nil {
-		return err
-	}
-	t, err := a.taxonomy(r)
-	if err != nil {
-		return err
-	}
-	s, err := slug(r)
+	t, s, err := a.termRequest(r, "edit")
 	if err != nil {
 		return err
 	}
@@ -145,14 +148,7 @@ type ReferenceDetails struct {
 
 func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.remove"
-	if _, err := web.Require(a.Auth, r, "taxonomies", "delete", ""); err != nil {
-		return err
-	}
-	t, err := a.taxonomy(r)
-	if err != nil {
-		return err
-	}
-	s, err := slug(r)
+	t, s, err := a.termRequest(r, "delete")
 	if err != nil {
 		return err
 	}
