@@ -47,6 +47,28 @@ func (p *Principal) Require(resource, action, scope string) error {
 		Message: fmt.Sprintf("Insufficient permissions to %s %s", action, resource)}
 }
 
+// Missing lists the grants of perms that p does not hold, as "resource:action", with " in
+// scope" for a scoped grant; none means p may hand perms on without gaining anything. A scoped
+// grant is held through the same scope or an unscoped grant; an unscoped one only unscoped.
+func (p *Principal) Missing(perms []content.Permission) []string {
+	var out []string
+	for _, perm := range perms {
+		for _, a := range perm.Actions {
+			if p.Can(perm.Resource, a, perm.Scope) {
+				continue
+			}
+			g := perm.Resource + ":" + a
+			if perm.Scope != "" {
+				g += " in " + perm.Scope
+			}
+			if !slices.Contains(out, g) {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
 // Capabilities lists every resource:action the principal holds without a scope.
 func (p *Principal) Capabilities() map[string]bool {
 	out := map[string]bool{}

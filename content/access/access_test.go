@@ -1,6 +1,7 @@
 package access_test
 
 import (
+	"slices"
 	"testing"
 
 	"cms/content"
@@ -57,5 +58,37 @@ func TestRolesForSkipsUnknownRoles(t *testing.T) {
 	})
 	if len(roles) != 1 || roles[0].Handle != "editor" {
 		t.Errorf("RolesFor = %v", roles)
+	}
+}
+
+func TestMissing(t *testing.T) {
+	t.Parallel()
+	p := &access.Principal{Roles: []*content.Role{{Handle: "editor", Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view", "edit"}},
+		{Resource: "users", Actions: []string{"view", "edit"}},
+		{Resource: "assets", Actions: []string{"view"}, Scope: "docs"},
+	}}}}
+	perm := func(res, scope string, actions ...string) content.Permission {
+		return content.Permission{Resource: res, Scope: scope, Actions: actions}
+	}
+	tests := []struct {
+		name  string
+		perms []content.Permission
+		want  []string
+	}{
+		{"nothing", nil, nil},
+		{"a subset", []content.Permission{perm("entries", "", "view"), perm("users", "", "edit")}, nil},
+		{"an unscoped grant covers a scope", []content.Permission{perm("entries", "blog", "edit")}, nil},
+		{"the same scope", []content.Permission{perm("assets", "docs", "view")}, nil},
+		{"another scope", []content.Permission{perm("assets", "blog", "view")}, []string{"assets:view in blog"}},
+		{"a scoped grant does not cover all scopes", []content.Permission{perm("assets", "", "view")}, []string{"assets:view"}},
+		{"more actions", []content.Permission{perm("entries", "", "view", "publish"), perm("users", "", "delete", "edit", "create")},
+			[]string{"entries:publish", "users:delete", "users:create"}},
+		{"listed once", []content.Permission{perm("settings", "", "edit"), perm("settings", "", "edit")}, []string{"settings:edit"}},
+	}
+	for _, tt := range tests {
+		if got := p.Missing(tt.perms); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Missing = %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }
