@@ -81,39 +81,78 @@ func (s *Store) CreateRole(r *content.Role) error {
 	return nil
 }
 
-// UpdateRole rewrites an existing role's display name and permissions, keeping any other keys
-// of its file. A missing role is a NotFound error.
-func (s *Store) UpdateRole(r *content.Role) error {
+// readRole reads role h fresh from its file and returns it with the file's path, its bytes' SHA-256
+// hex (the role's version) and its mapping. A file that does not parse has a nil mapping and a
+// role without permissions: the definitions leave it out, so it grants nothing.
+func (s *Store) readRole(op, h string) (r *content.Role, p, hash string, m *content.Map, err error) {
+	if content.ValidHandle(h) {
+		p = s.roleFile(h)
+	}
+	if p == "" {
+		return nil, "", "", nil, content.NotFoundf(op, h, "Role %q not found", h)
+	}
+	raw, err := s.root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", "", nil, content.NotFoundf(op, h, "Role %q not found", h)
+	}
+	if err != nil {
+		return nil, "", "", nil, content.Internalf(op, p, err)
+	}
+	r = &content.Role{Handle: h}
+	if m, err = frontmatter.ParseYAMLMap(raw, 1); err != nil {
+		m = nil
+	} else if parsed, err := parseRole(h, m); err == nil {
+		r = parsed
+	}
+	return r, p, hashBytes(raw), m, nil
+}
+
+// RoleVersion returns role h read fresh from its file, with its version: the SHA-256 hex of the
+// file's bytes, which [Store.UpdateRole] compares a wanted hash against. A file the definitions
+// leave out (it does not parse) is a NotFound error, as for [Store.Role].
+func (s *Store) RoleVersion(h string) (*content.Role, string, error) {
+	const op = "fsstore.RoleVersion"
+	if _, err := s.Role(h); err != nil {
+		return nil, "", err
+	}
+	r, _, hash, _, err := s.readRole(op, h)
+	return r, hash, err
+}
+
+// UpdateRole applies edit to the current role h (read fresh from its file) and rewrites its
+// display name and permissions, keeping any other keys of its file; reading, editing and writing
+// happen under the roles lock. A non-empty wantHash must equal the current version
+// ([Store.RoleVersion]), else the update is a Conflict error with [ConflictDetails]. An error from
+// edit is returned and nothing is written. A missing role is a NotFound error; a file that does
+// not parse reaches edit as a role without permissions and is replaced as a whole. It returns the
+// role as written and its new version.
+func (s *Store) UpdateRole(h, wantHash string, edit func(r *content.Role) error) (*content.Role, string, error) {
 	const op = "fsstore.UpdateRole"
 	if err := s.writable(op); err != nil {
-		return err
-	}
-	if !content.ValidHandle(r.Handle) {
-		return content.NotFoundf(op, r.Handle, "Role %q not found", r.Handle)
+		return nil, "", err
 	}
 	unlock := s.lock(rolesLock)
 	defer unlock()
-	p := s.roleFile(r.Handle)
-	if p == "" {
-		return content.NotFoundf(op, r.Handle, "Role %q not found", r.Handle)
-	}
-	base, err := s.ReadFile(p)
+	r, p, hash, base, err := s.readRole(op, h)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	m, err := frontmatter.ParseYAMLMap(base, 1)
-	if err != nil {
-		m = nil // a broken file is replaced as a whole
+	if wantHash != "" && wantHash != hash {
+		return nil, "", staleVersion(op, p, "role", wantHash, hash)
 	}
-	raw, err := formatRole(r, m)
+	if err := edit(r); err != nil {
+		return nil, "", err
+	}
+	r.Handle = h // the file name is the handle
+	raw, err := formatRole(r, base)
 	if err != nil {
-		return content.Internalf(op, p, err)
+		return nil, "", content.Internalf(op, p, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
-		return content.Internalf(op, p, err)
+		return nil, "", content.Internalf(op, p, err)
 	}
 	s.invalidateDefinitions()
-	return nil
+	return r, hashBytes(raw), nil
 }
 
 // DeleteRole removes a role's file, or returns a NotFound error. Users keep the handle; a missing

@@ -62,7 +62,11 @@ func TestRoleWrites(t *testing.T) {
 	}
 
 	// Update keeps the file's extension and its other keys.
-	if err := st.UpdateRole(&content.Role{Handle: "legacy", Display: "Old timer", Permissions: []content.Permission{{Resource: "forms", Actions: []string{"view"}}}}); err != nil {
+	setLegacy := func(r *content.Role) error {
+		r.Display, r.Permissions = "Old timer", []content.Permission{{Resource: "forms", Actions: []string{"view"}}}
+		return nil
+	}
+	if _, _, err := st.UpdateRole("legacy", "", setLegacy); err != nil {
 		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(filepath.Join(dir, "resources/roles/legacy.yml"))
@@ -75,7 +79,7 @@ func TestRoleWrites(t *testing.T) {
 	if r, _ := st.Role("legacy"); r == nil || r.Display != "Old timer" || r.Permissions[0].Resource != "forms" {
 		t.Errorf("updated role = %+v", r)
 	}
-	if err := st.UpdateRole(&content.Role{Handle: "ghost"}); content.KindOf(err) != content.NotFound {
+	if _, _, err := st.UpdateRole("ghost", "", setLegacy); content.KindOf(err) != content.NotFound {
 		t.Errorf("update missing = %v, want NotFound", err)
 	}
 
@@ -102,7 +106,10 @@ func TestRoleWritesReadOnly(t *testing.T) {
 	defer st.Close()
 	for name, err := range map[string]error{
 		"create": st.CreateRole(&content.Role{Handle: "x"}),
-		"update": st.UpdateRole(&content.Role{Handle: "admin"}),
+		"update": func() error {
+			_, _, err := st.UpdateRole("admin", "", func(*content.Role) error { return nil })
+			return err
+		}(),
 		"delete": st.DeleteRole("admin"),
 	} {
 		if content.KindOf(err) != content.Forbidden {

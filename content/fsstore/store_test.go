@@ -371,9 +371,7 @@ func TestUsers(t *testing.T) {
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("user file mode = %v, %v; want 0600", info.Mode(), err)
 	}
-	got, _ := st.User("bob")
-	got.Name = "Robert"
-	if err := st.UpdateUser(got); err != nil {
+	if _, _, err := st.UpdateUser("bob", "", func(u *content.User) error { u.Name = "Robert"; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := st.User("bob"); again.Name != "Robert" || again.Email != "bob@example.com" {

@@ -184,47 +184,106 @@ func (s *Store) CreateUser(u *content.User) error {
 	return nil
 }
 
-// UpdateUser rewrites an existing user file. Changing the email to one in use is a Conflict.
-func (s *Store) UpdateUser(u *content.User) error {
+// readUser reads user id fresh from its file and returns it with the file's path and the
+// SHA-256 hex of its bytes (the user's version). A file the user list leaves out (no email, an
+// email another user has) is no user.
+func (s *Store) readUser(op, id string) (u *content.User, p, hash string, err error) {
+	if !content.ValidHandle(id) {
+		return nil, "", "", content.NotFoundf(op, id, "User %q not found", id)
+	}
+	if _, ok := s.userCache().byID[id]; !ok {
+		return nil, "", "", content.NotFoundf(op, id, "User %q not found", id)
+	}
+	p = s.yamlFile(s.opts.UsersDir, id)
+	raw, err := s.root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", "", content.NotFoundf(op, id, "User %q not found", id)
+	}
+	if err != nil {
+		return nil, "", "", content.Internalf(op, p, err)
+	}
+	m, err := frontmatter.ParseYAMLMap(raw, 1)
+	if err != nil {
+		s.problem(p, err)
+		return nil, "", "", content.Internalf(op, p, err)
+	}
+	return parseUser(id, m), p, hashBytes(raw), nil
+}
+
+// UserVersion returns user id read fresh from its file, with its version: the SHA-256 hex of the
+// file's bytes, which [Store.UpdateUser] compares a wanted hash against.
+func (s *Store) UserVersion(id string) (*content.User, string, error) {
+	u, _, hash, err := s.readUser("fsstore.UserVersion", id)
+	return u, hash, err
+}
+
+// staleVersion is the Conflict error of a write whose wanted hash is not the current one.
+func staleVersion(op, p, kind, want, cur string) error {
+	return &content.Error{Kind: content.Conflict, Op: op, Path: p,
+		Message: "The " + kind + " has been modified since it was loaded; reload it and try again",
+		Details: ConflictDetails{SubmittedHash: want, CurrentHash: cur}}
+}
+
+// UpdateUser applies edit to the current record of user id and writes the result, reading,
+// editing and writing under the users lock so that concurrent updates never write an old record
+// back. A non-empty wantHash must equal the current version ([Store.UserVersion]), else the update
+// is a Conflict error with [ConflictDetails]. An error from edit is returned and nothing is
+// written; edit may read the store but must not write to it. Changing the email to one in use is
+// a Conflict. It returns the user as written and its new version.
+func (s *Store) UpdateUser(id, wantHash string, edit func(u *content.User) error) (*content.User, string, error) {
 	const op = "fsstore.UpdateUser"
 	if err := s.writable(op); err != nil {
-		return err
+		return nil, "", err
 	}
 	unlock := s.lock(usersLock)
 	defer unlock()
-	c := s.userCache()
-	if _, ok := c.byID[u.ID]; !ok {
-		return content.NotFoundf(op, u.ID, "User %q not found", u.ID)
+	u, p, hash, err := s.readUser(op, id)
+	if err != nil {
+		return nil, "", err
 	}
-	if other, ok := c.byEmail[NormalizeEmail(u.Email)]; ok && other.ID != u.ID {
-		return content.Conflictf(op, "User with email %q already exists", NormalizeEmail(u.Email))
+	if wantHash != "" && wantHash != hash {
+		return nil, "", staleVersion(op, p, "user", wantHash, hash)
+	}
+	if err := edit(u); err != nil {
+		return nil, "", err
+	}
+	u.ID = id // the file name is the id
+	u.Email = NormalizeEmail(u.Email)
+	if other, ok := s.userCache().byEmail[u.Email]; ok && other.ID != id {
+		return nil, "", content.Conflictf(op, "User with email %q already exists", u.Email)
 	}
 	raw, err := formatUser(u)
 	if err != nil {
-		return content.Internalf(op, u.ID, err)
-	}
-	p := s.userPath(u.ID)
-	if _, err := s.root.Stat(p); err != nil {
-		p = path.Join(s.opts.UsersDir, u.ID+".yml")
+		return nil, "", content.Internalf(op, id, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Perm: 0o600, NoSync: s.opts.NoSync}); err != nil {
-		return content.Internalf(op, p, err)
+		return nil, "", content.Internalf(op, p, err)
 	}
 	s.usersEpoch.Add(1)
 	s.publish(change{users: true})
-	return nil
+	return cloneUser(u), hashBytes(raw), nil
 }
 
 // DeleteUser removes a user file, or returns a NotFound error.
-func (s *Store) DeleteUser(id string) error {
+func (s *Store) DeleteUser(id string) error { return s.DeleteUserIf(id, nil) }
+
+// DeleteUserIf removes a user file when check (if not nil) approves the current record; check
+// runs under the users lock, so what it sees cannot change before the file is gone.
+func (s *Store) DeleteUserIf(id string, check func(u *content.User) error) error {
 	const op = "fsstore.DeleteUser"
 	if err := s.writable(op); err != nil {
 		return err
 	}
 	unlock := s.lock(usersLock)
 	defer unlock()
-	if _, ok := s.userCache().byID[id]; !ok {
+	u, ok := s.userCache().byID[id]
+	if !ok {
 		return content.NotFoundf(op, id, "User %q not found", id)
+	}
+	if check != nil {
+		if err := check(cloneUser(u)); err != nil {
+			return err
+		}
 	}
 	for _, ext := range []string{".yaml", ".yml"} {
 		err := atomicfile.Remove(s.root, path.Join(s.opts.UsersDir, id+ext), atomicfile.Options{NoSync: s.opts.NoSync})

@@ -63,13 +63,25 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if u.PasswordHash, err = hashPassword(op, req.New); err != nil {
+	// Hashing is slow, so it happens before the store's lock; the write then changes only the
+	// hash of the record current under the lock.
+	hash, err := hashPassword(op, req.New)
+	if err != nil {
 		return err
 	}
-	if err := a.Store.UpdateUser(u); err != nil {
+	_, _, err = a.Store.UpdateUser(id, "", func(cur *content.User) error {
+		if self && cur.PasswordHash != u.PasswordHash {
+			// The password changed after it was read for the check above.
+			return content.Conflictf(op, "The password was changed meanwhile; sign in again and retry")
+		}
+		cur.PasswordHash = hash
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	tok, exp, err := a.revoke(w, r, p, u.ID, self)
+	// As for PUT, sessions end after the write (see update).
+	tok, exp, err := a.revoke(w, r, p, id, self)
 	if err != nil {
 		return err
 	}

@@ -53,11 +53,12 @@ func (a *api) getRole(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	role, err := a.Store.Role(h)
+	role, hash, err := a.Store.RoleVersion(h)
 	if err != nil {
 		return err
 	}
 	noStore(w)
+	w.Header().Set("ETag", `"`+hash+`"`)
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: roleView(role)})
 	return nil
 }
@@ -103,14 +104,23 @@ func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	role, err := parseRole(h, body)
+	next, err := parseRole(h, body)
 	if err != nil {
 		return err
 	}
-	if err := a.Store.UpdateRole(role); err != nil {
+	want, err := web.IfMatch(r)
+	if err != nil {
+		return err
+	}
+	role, etag, err := a.Store.UpdateRole(h, want, func(cur *content.Role) error {
+		cur.Display, cur.Permissions = next.Display, next.Permissions
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	noStore(w)
+	w.Header().Set("ETag", `"`+etag+`"`)
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: roleView(role)})
 	return nil
 }

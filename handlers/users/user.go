@@ -93,22 +93,28 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	u, err := a.Store.User(id)
+	u, hash, err := a.Store.UserVersion(id)
 	if err != nil {
 		return err
 	}
 	noStore(w)
+	w.Header().Set("ETag", `"`+hash+`"`)
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: a.view(u)})
 	return nil
 }
 
 // me answers GET /api/users/me: the caller, with the theme defaulting to "light".
 func (a *api) me(w http.ResponseWriter, p *access.Principal) error {
-	v := a.view(p.User)
+	u, hash, err := a.Store.UserVersion(p.User.ID)
+	if err != nil {
+		return err
+	}
+	v := a.view(u)
 	if v.Theme == "" {
 		v.Theme = "light"
 	}
 	noStore(w)
+	w.Header().Set("ETag", `"`+hash+`"`)
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: v})
 	return nil
 }
@@ -238,33 +244,46 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	before, err := a.Store.User(id)
+	want, err := web.IfMatch(r)
 	if err != nil {
 		return err
 	}
-	u := *before
-	if req.Email != nil {
-		u.Email = *req.Email
-	}
-	if req.Name != nil {
-		u.Name = *req.Name
-	}
-	if req.Theme != nil {
-		u.Theme = *req.Theme
-	}
-	if req.RolesSet {
-		u.Roles = req.Roles
-	}
-	if req.Password != nil {
-		if u.PasswordHash, err = hashPassword(op, *req.Password); err != nil {
+	var hash string
+	if req.Password != nil { // hashed before the store's lock is taken: scrypt is slow
+		if hash, err = hashPassword(op, *req.Password); err != nil {
 			return err
 		}
 	}
-	if err := a.Store.UpdateUser(&u); err != nil {
+	// The change applies to the record current under the store's lock, so a concurrent update
+	// (an administrator's demotion, a password reset) is never written over with an old copy.
+	var before content.User
+	u, etag, err := a.Store.UpdateUser(id, want, func(u *content.User) error {
+		before = *u
+		before.Roles = slices.Clone(u.Roles)
+		if req.Email != nil {
+			u.Email = *req.Email
+		}
+		if req.Name != nil {
+			u.Name = *req.Name
+		}
+		if req.Theme != nil {
+			u.Theme = *req.Theme
+		}
+		if req.RolesSet {
+			u.Roles = req.Roles
+		}
+		if req.Password != nil {
+			u.PasswordHash = hash
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	resp := UpdateResponse{Data: a.view(&u)}
-	if credentialsChange(before, &u) {
+	resp := UpdateResponse{Data: a.view(u)}
+	// Sessions end after the write: a login with the old credentials that raced the change
+	// then cannot leave a session behind.
+	if credentialsChange(&before, u) {
 		tok, exp, err := a.revoke(w, r, p, u.ID, self)
 		if err != nil {
 			return err
@@ -272,6 +291,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		resp.Token, resp.ExpiresAt = tok, exp
 	}
 	noStore(w)
+	w.Header().Set("ETag", `"`+etag+`"`)
 	web.WriteJSON(w, http.StatusOK, resp)
 	return nil
 }
@@ -309,7 +329,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 		return &content.Error{Kind: content.Forbidden, Op: op, Code: "CANNOT_DELETE_SELF",
 			Message: "You cannot delete your own account; ask another administrator"}
 	}
-	if err := a.Store.DeleteUser(id); err != nil {
+	if err := a.Store.DeleteUserIf(id, nil); err != nil {
 		return err
 	}
 	// The account is gone, so its sessions no longer authenticate anyway; removing the files

@@ -17,6 +17,11 @@
 // the server. Changing a user's password, email or roles, or deleting the user, ends all of the
 // user's sessions; when callers change their own credentials they get a fresh session (token in
 // the body, cookie when they came with one) so they stay signed in.
+//
+// Every change applies to the record current under the store's lock, so overlapping updates
+// never write an old copy back. GET of a user (or me) or a role sends an ETag; PUT with If-Match
+// set to it is refused with 409 CONFLICT when the record changed meanwhile, and without If-Match
+// the change applies to whatever is current.
 package users
 
 import (
@@ -37,21 +42,30 @@ type Store interface {
 	Users() []*content.User
 	// User returns a NotFound error for an unknown id.
 	User(id string) (*content.User, error)
+	// UserVersion returns a user read fresh from its file with its version (the ETag).
+	UserVersion(id string) (*content.User, string, error)
 	// CreateUser returns a Conflict error when the id or email is taken.
 	CreateUser(u *content.User) error
-	// UpdateUser returns a NotFound error for an unknown user and a Conflict error when the
-	// new email belongs to another user.
-	UpdateUser(u *content.User) error
-	// DeleteUser returns a NotFound error for an unknown id.
-	DeleteUser(id string) error
+	// UpdateUser applies edit to the current record under the store's lock and writes it,
+	// returning the user and its new version. It returns a NotFound error for an unknown user,
+	// and a Conflict error when wantHash is not empty and not the current version or when the
+	// new email belongs to another user. An error of edit aborts the update.
+	UpdateUser(id, wantHash string, edit func(u *content.User) error) (*content.User, string, error)
+	// DeleteUserIf deletes a user when check approves its current record (under the store's
+	// lock). It returns a NotFound error for an unknown id.
+	DeleteUserIf(id string, check func(u *content.User) error) error
 	// Roles lists every role, sorted by handle.
 	Roles() []*content.Role
 	// Role returns a NotFound error for an unknown handle.
 	Role(handle string) (*content.Role, error)
+	// RoleVersion returns a role read fresh from its file with its version (the ETag).
+	RoleVersion(handle string) (*content.Role, string, error)
 	// CreateRole returns a Conflict error when the role exists.
 	CreateRole(r *content.Role) error
-	// UpdateRole returns a NotFound error for an unknown role.
-	UpdateRole(r *content.Role) error
+	// UpdateRole applies edit to the current role under the store's lock and writes it,
+	// returning the role and its new version. It returns a NotFound error for an unknown role
+	// and a Conflict error when wantHash is not empty and not the current version.
+	UpdateRole(handle, wantHash string, edit func(r *content.Role) error) (*content.Role, string, error)
 	// DeleteRole returns a NotFound error for an unknown role.
 	DeleteRole(handle string) error
 	// Collections lists the collection definitions (for per-collection capabilities).
