@@ -66,7 +66,13 @@ type testEnv struct {
 
 func newEnv(t testing.TB) *testEnv {
 	t.Helper()
-	env := authtest.New(t, contenttest.WriteSite(t, site))
+	return newEnvWith(t, "")
+}
+
+// newEnvWith is newEnv on the site with extra files (txtar, as in site) added.
+func newEnvWith(t testing.TB, extra string) *testEnv {
+	t.Helper()
+	env := authtest.New(t, contenttest.WriteSite(t, site+extra))
 	env.AddUser(t, "alice", "admin")
 	env.AddUser(t, "vic", "viewer")
 	env.AddUser(t, "ann", "author")

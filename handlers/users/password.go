@@ -62,6 +62,8 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) error {
 			}
 			return err
 		}
+	} else if err := a.mayManage(op, "change", p, u); err != nil {
+		return err // checked again under the store's lock; this spares the hashing
 	}
 	// Hashing is slow, so it happens before the store's lock; the write then changes only the
 	// hash of the record current under the lock.
@@ -73,6 +75,11 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) error {
 		if self && cur.PasswordHash != u.PasswordHash {
 			// The password changed after it was read for the check above.
 			return content.Conflictf(op, "The password was changed meanwhile; sign in again and retry")
+		}
+		if !self {
+			if err := a.mayManage(op, "change", p, cur); err != nil {
+				return err
+			}
 		}
 		cur.PasswordHash = hash
 		return nil

@@ -64,7 +64,9 @@ func (a *api) getRole(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *api) createRole(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "users", "edit", ""); err != nil {
+	const op = "users.createRole"
+	p, err := web.Require(a.Auth, r, "users", "edit", "")
+	if err != nil {
 		return err
 	}
 	body, err := web.ReadBody(w, r, maxBody)
@@ -73,6 +75,9 @@ func (a *api) createRole(w http.ResponseWriter, r *http.Request) error {
 	}
 	role, err := parseRole("", body)
 	if err != nil {
+		return err
+	}
+	if err := mayHandOn(op, p, fmt.Sprintf("create role %q", role.Handle), role.Permissions); err != nil {
 		return err
 	}
 	if err := a.Store.CreateRole(role); err != nil {
@@ -90,7 +95,8 @@ func protected(op, verb string) error {
 
 func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.updateRole"
-	if _, err := web.Require(a.Auth, r, "users", "edit", ""); err != nil {
+	p, err := web.Require(a.Auth, r, "users", "edit", "")
+	if err != nil {
 		return err
 	}
 	h, err := roleHandle(r)
@@ -108,11 +114,20 @@ func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	what := fmt.Sprintf("change role %q", h)
+	if err := mayHandOn(op, p, what, next.Permissions); err != nil {
+		return err
+	}
 	want, err := web.IfMatch(r)
 	if err != nil {
 		return err
 	}
+	// A role may be changed only by someone who could grant it as it stands, so nobody cuts down
+	// (or renames) a role that is above them. Checked on the file being replaced, under the lock.
 	role, etag, err := a.Store.UpdateRole(h, want, func(cur *content.Role) error {
+		if err := mayHandOn(op, p, what, cur.Permissions); err != nil {
+			return err
+		}
 		cur.Display, cur.Permissions = next.Display, next.Permissions
 		return nil
 	})

@@ -159,7 +159,8 @@ func (a *api) checkRolesExist(op string, roles []string) error {
 
 func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.create"
-	if _, err := web.Require(a.Auth, r, "users", "create", ""); err != nil {
+	p, err := web.Require(a.Auth, r, "users", "create", "")
+	if err != nil {
 		return err
 	}
 	body, err := web.ReadBody(w, r, maxBody)
@@ -171,6 +172,9 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := a.checkRolesExist(op, req.Roles); err != nil {
+		return err
+	}
+	if err := a.mayAssign(op, p, req.Roles); err != nil {
 		return err
 	}
 	if req.ID == "" {
@@ -243,6 +247,9 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		if err := a.checkRolesExist(op, req.Roles); err != nil {
 			return err
 		}
+		if err := a.mayAssign(op, p, req.Roles); err != nil {
+			return err
+		}
 	}
 	want, err := web.IfMatch(r)
 	if err != nil {
@@ -258,6 +265,9 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	// (an administrator's demotion, a password reset) is never written over with an old copy.
 	var before content.User
 	u, etag, err := a.Store.UpdateUser(id, want, func(u *content.User) error {
+		if err := a.mayManage(op, "change", p, u); err != nil {
+			return err
+		}
 		before = *u
 		before.Roles = slices.Clone(u.Roles)
 		if req.Email != nil {
@@ -271,6 +281,11 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		}
 		if req.RolesSet {
 			u.Roles = req.Roles
+			if !holdsAdmin(u) {
+				if err := a.keepAnAdmin(op, "remove the "+protectedRole+" role from", &before); err != nil {
+					return err
+				}
+			}
 		}
 		if req.Password != nil {
 			u.PasswordHash = hash
@@ -329,7 +344,13 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 		return &content.Error{Kind: content.Forbidden, Op: op, Code: "CANNOT_DELETE_SELF",
 			Message: "You cannot delete your own account; ask another administrator"}
 	}
-	if err := a.Store.DeleteUserIf(id, nil); err != nil {
+	err = a.Store.DeleteUserIf(id, func(u *content.User) error {
+		if err := a.mayManage(op, "delete", p, u); err != nil {
+			return err
+		}
+		return a.keepAnAdmin(op, "delete", u)
+	})
+	if err != nil {
 		return err
 	}
 	// The account is gone, so its sessions no longer authenticate anyway; removing the files

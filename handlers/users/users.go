@@ -22,6 +22,11 @@
 // never write an old copy back. GET of a user (or me) or a role sends an ETag; PUT with If-Match
 // set to it is refused with 409 CONFLICT when the record changed meanwhile, and without If-Match
 // the change applies to whatever is current.
+//
+// Least privilege (see privilege.go): only holders of the admin role assign it, and they may
+// assign anything; others assign roles, create roles and change roles only within their own
+// permissions, and change or delete only users who hold nothing they lack (403 otherwise).
+// The last user with the admin role can neither lose it nor be deleted (409).
 package users
 
 import (
