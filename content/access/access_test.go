@@ -59,3 +59,30 @@ func TestRolesForSkipsUnknownRoles(t *testing.T) {
 		t.Errorf("RolesFor = %v", roles)
 	}
 }
+
+func TestRequireEntryChange(t *testing.T) {
+	t.Parallel()
+	author := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view", "create", "edit", "delete"}},
+		{Resource: "entries", Actions: []string{"publish"}, Scope: "news"}}}}}
+	draft := &content.Entry{Collection: "blog", Slug: "d", Status: content.StatusDraft}
+	live := &content.Entry{Collection: "blog", Slug: "p", Status: content.StatusPublished}
+	news := &content.Entry{Collection: "news", Slug: "n", Status: content.StatusPublished}
+	for _, action := range []string{"edit", "delete"} {
+		if err := author.RequireEntryChange(draft, action); err != nil {
+			t.Errorf("%s a draft: %v", action, err)
+		}
+		if err := author.RequireEntryChange(news, action); err != nil {
+			t.Errorf("%s a published entry with publish on its collection: %v", action, err)
+		}
+	}
+	for action, msg := range map[string]string{
+		"edit":   "Changing a published entry needs the publish permission",
+		"delete": "Deleting a published entry needs the publish permission",
+	} {
+		err := author.RequireEntryChange(live, action)
+		if content.KindOf(err) != content.Forbidden || err.(*content.Error).Message != msg {
+			t.Errorf("%s a published entry without publish on its collection: %v", action, err)
+		}
+	}
+}
