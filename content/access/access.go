@@ -47,6 +47,14 @@ func (p *Principal) Require(resource, action, scope string) error {
 		Message: fmt.Sprintf("Insufficient permissions to %s %s", action, resource)}
 }
 
+// SeesDrafts reports whether p may read the draft entries of a collection. It is the one rule
+// for drafts, shared by the Control Panel API and GraphQL: whoever may view the collection's
+// entries sees its drafts (view means read, and a draft is content like any other). Only the
+// public API, which has no principal, never shows a draft.
+func (p *Principal) SeesDrafts(collection string) bool {
+	return p.Can("entries", "view", collection)
+}
+
 // RequireEntryChange returns a Forbidden error unless p may change (action "edit": any update,
 // rename or unpublish) or delete (action "delete") the entry e as it stands. A published entry
 // is live, and there are no revisions that could hold a change until someone publishes it, so

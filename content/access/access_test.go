@@ -60,6 +60,36 @@ func TestRolesForSkipsUnknownRoles(t *testing.T) {
 	}
 }
 
+// SeesDrafts is the one rule for drafts of the Control Panel API and GraphQL: view on the
+// collection. The handlers' tests (TestWhoSeesDrafts in both) check that they follow it.
+func TestSeesDrafts(t *testing.T) {
+	t.Parallel()
+	viewer := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view"}}}}}}
+	author := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view", "create", "edit"}, Scope: "blog"}}}}}
+	writer := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"create", "edit"}}}}}}
+	var anonymous *access.Principal
+	tests := []struct {
+		name string
+		p    *access.Principal
+		coll string
+		want bool
+	}{
+		{"viewer", viewer, "blog", true},
+		{"author on its collection", author, "blog", true},
+		{"author on another collection", author, "pages", false},
+		{"edit without view", writer, "blog", false},
+		{"anonymous", anonymous, "blog", false},
+	}
+	for _, tt := range tests {
+		if got := tt.p.SeesDrafts(tt.coll); got != tt.want {
+			t.Errorf("%s: SeesDrafts(%q) = %v, want %v", tt.name, tt.coll, got, tt.want)
+		}
+	}
+}
+
 func TestRequireEntryChange(t *testing.T) {
 	t.Parallel()
 	author := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
