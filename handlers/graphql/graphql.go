@@ -16,6 +16,9 @@
 // "draft" or "all"), so a frontend never shows a draft by accident; drafts are visible to whoever
 // may view the collection's entries, as in the Control Panel API (access.SeesDrafts).
 //
+// Introspection (__schema, __type) is off in production; where it is on it needs a session, as
+// the schema names every collection and field.
+//
 // Queries are bounded before they run: depth, complexity (a list query costs its limit times its
 // selection), a per-request timeout and a body size limit. Parsed and validated documents are
 // cached by query text, and responses of entry queries are cached per permission set until the
@@ -80,7 +83,7 @@ type Config struct {
 	// Enabled serves the API; when false every request to Path is a 404 (runtime/wire does not
 	// even mount the group).
 	Enabled bool
-	// Introspection allows __schema and __type queries.
+	// Introspection allows __schema and __type queries to signed-in callers.
 	Introspection bool
 	// Path is the endpoint, default /api/graphql.
 	Path string
