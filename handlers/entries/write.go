@@ -150,8 +150,8 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// A stale hash is no way round this: if the entry was published since it was read, the
-	// store's hash check under its lock refuses the write.
+	// Checked on the file as it is now: should it be published between here and the write, its
+	// hash changes and the store's check under its lock refuses the write.
 	if err := p.RequireEntryChange(cur, "edit"); err != nil {
 		return err
 	}
