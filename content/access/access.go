@@ -69,6 +69,31 @@ func (p *Principal) Missing(perms []content.Permission) []string {
 	return out
 }
 
+// SeesDrafts reports whether p may read the draft entries of a collection. It is the one rule
+// for drafts, shared by the Control Panel API and GraphQL: whoever may view the collection's
+// entries sees its drafts (view means read, and a draft is content like any other). Only the
+// public API, which has no principal, never shows a draft.
+func (p *Principal) SeesDrafts(collection string) bool {
+	return p.Can("entries", "view", collection)
+}
+
+// RequireEntryChange returns a Forbidden error unless p may change (action "edit": any update,
+// rename or unpublish) or delete (action "delete") the entry e as it stands. A published entry
+// is live, and there are no revisions that could hold a change until someone publishes it, so
+// changing or deleting one needs entries:publish on its collection besides the action itself.
+// Drafts need only the action, which the caller has checked already.
+func (p *Principal) RequireEntryChange(e *content.Entry, action string) error {
+	if !e.Published() || p.Can("entries", "publish", e.Collection) {
+		return nil
+	}
+	verb := "Changing"
+	if action == "delete" {
+		verb = "Deleting"
+	}
+	return &content.Error{Kind: content.Forbidden, Op: "access.RequireEntryChange",
+		Message: verb + " a published entry needs the publish permission"}
+}
+
 // Capabilities lists every resource:action the principal holds without a scope.
 func (p *Principal) Capabilities() map[string]bool {
 	out := map[string]bool{}

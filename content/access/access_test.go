@@ -92,3 +92,60 @@ func TestMissing(t *testing.T) {
 		}
 	}
 }
+
+// SeesDrafts is the one rule for drafts of the Control Panel API and GraphQL: view on the
+// collection. The handlers' tests (TestWhoSeesDrafts in both) check that they follow it.
+func TestSeesDrafts(t *testing.T) {
+	t.Parallel()
+	viewer := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view"}}}}}}
+	author := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view", "create", "edit"}, Scope: "blog"}}}}}
+	writer := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"create", "edit"}}}}}}
+	var anonymous *access.Principal
+	tests := []struct {
+		name string
+		p    *access.Principal
+		coll string
+		want bool
+	}{
+		{"viewer", viewer, "blog", true},
+		{"author on its collection", author, "blog", true},
+		{"author on another collection", author, "pages", false},
+		{"edit without view", writer, "blog", false},
+		{"anonymous", anonymous, "blog", false},
+	}
+	for _, tt := range tests {
+		if got := tt.p.SeesDrafts(tt.coll); got != tt.want {
+			t.Errorf("%s: SeesDrafts(%q) = %v, want %v", tt.name, tt.coll, got, tt.want)
+		}
+	}
+}
+
+func TestRequireEntryChange(t *testing.T) {
+	t.Parallel()
+	author := &access.Principal{Roles: []*content.Role{{Permissions: []content.Permission{
+		{Resource: "entries", Actions: []string{"view", "create", "edit", "delete"}},
+		{Resource: "entries", Actions: []string{"publish"}, Scope: "news"}}}}}
+	draft := &content.Entry{Collection: "blog", Slug: "d", Status: content.StatusDraft}
+	live := &content.Entry{Collection: "blog", Slug: "p", Status: content.StatusPublished}
+	news := &content.Entry{Collection: "news", Slug: "n", Status: content.StatusPublished}
+	for _, action := range []string{"edit", "delete"} {
+		if err := author.RequireEntryChange(draft, action); err != nil {
+			t.Errorf("%s a draft: %v", action, err)
+		}
+		if err := author.RequireEntryChange(news, action); err != nil {
+			t.Errorf("%s a published entry with publish on its collection: %v", action, err)
+		}
+	}
+	for action, msg := range map[string]string{
+		"edit":   "Changing a published entry needs the publish permission",
+		"delete": "Deleting a published entry needs the publish permission",
+	} {
+		err := author.RequireEntryChange(live, action)
+		if content.KindOf(err) != content.Forbidden || err.(*content.Error).Message != msg {
+			t.Errorf("%s a published entry without publish on its collection: %v", action, err)
+		}
+	}
+}

@@ -12,7 +12,9 @@
 // anything. Entry endpoints check entries:<action> scoped to the collection, so an unscoped grant
 // covers every collection and a scoped grant only its own. A write that changes whether an entry
 // is published also needs entries:publish: creating it published (explicitly, or through the
-// collection's defaultStatus), publishing a draft, or unpublishing.
+// collection's defaultStatus), publishing a draft, or unpublishing. So does any update, rename
+// or delete of a published entry, which is live at once (access.RequireEntryChange). The reads
+// show drafts to whoever may view the collection, as GraphQL does (access.SeesDrafts).
 //
 // Updates are optimistic: the client sends back the contentHash (the SHA-256 of the file) it read,
 // and a file changed since is a 409 CONFLICT. The store serialises writes per file and checks the

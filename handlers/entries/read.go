@@ -58,6 +58,20 @@ func (a *api) begin(r *http.Request, action string) (*access.Principal, *content
 	return p, c, nil
 }
 
+// beginRead is begin for the reads. They show entries of every status, so they also check the
+// rule for drafts that GraphQL applies (access.SeesDrafts): one rule, in one place, for both.
+func (a *api) beginRead(r *http.Request) (*access.Principal, *content.Collection, error) {
+	p, c, err := a.begin(r, "view")
+	if err != nil {
+		return nil, nil, err
+	}
+	if !p.SeesDrafts(c.Handle) {
+		return nil, nil, &content.Error{Kind: content.Forbidden, Op: "entries.read",
+			Message: "Drafts of " + strconv.Quote(c.Handle) + " are visible only to users who may view its entries"}
+	}
+	return p, c, nil
+}
+
 // pathSlug returns the slug of the path, or a 400 when it is not a plain identifier.
 func pathSlug(r *http.Request) (string, error) {
 	s := r.PathValue("slug")
@@ -98,7 +112,7 @@ type listMeta struct {
 }
 
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
-	_, c, err := a.begin(r, "view")
+	_, c, err := a.beginRead(r)
 	if err != nil {
 		return err
 	}
@@ -179,7 +193,7 @@ func parseListQuery(r *http.Request) (query.Query, error) {
 }
 
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
-	_, c, err := a.begin(r, "view")
+	_, c, err := a.beginRead(r)
 	if err != nil {
 		return err
 	}

@@ -150,6 +150,11 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Checked on the file as it is now: should it be published between here and the write, its
+	// hash changes and the store's check under its lock refuses the write.
+	if err := p.RequireEntryChange(cur, "edit"); err != nil {
+		return err
+	}
 	if cur.Hash != hash {
 		return staleError(op, hash, cur.Hash)
 	}
@@ -253,12 +258,19 @@ func (a *api) check(r *http.Request, op string, c *content.Collection, e *conten
 }
 
 func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
-	_, c, err := a.begin(r, "delete")
+	p, c, err := a.begin(r, "delete")
 	if err != nil {
 		return err
 	}
 	slug, err := pathSlug(r)
 	if err != nil {
+		return err
+	}
+	cur, err := a.Store.EntryMeta(c.Handle, slug)
+	if err != nil {
+		return err
+	}
+	if err := p.RequireEntryChange(cur, "delete"); err != nil {
 		return err
 	}
 	if err := a.Store.DeleteEntry(c.Handle, slug); err != nil {

@@ -49,7 +49,7 @@ func (st *reqState) require(resource, action, scope string) error {
 }
 
 // status resolves the status argument: published unless the caller asks for draft or all, which
-// needs permission to edit or create entries of the collection.
+// needs access.SeesDrafts, the rule the Control Panel API follows too.
 func (st *reqState) status(args map[string]any, c string) (string, error) {
 	s, _ := args["status"].(string)
 	var want string
@@ -63,10 +63,10 @@ func (st *reqState) status(args map[string]any, c string) (string, error) {
 	default:
 		return "", newError(CodeBadRequest, "status must be published, draft or all, not %q", s)
 	}
-	if st.p != nil && (st.p.Can("entries", "edit", c) || st.p.Can("entries", "create", c)) {
+	if st.p.SeesDrafts(c) {
 		return want, nil
 	}
-	return "", newError(CodeForbidden, "Drafts of %q are visible only to users who may edit or create its entries", c)
+	return "", newError(CodeForbidden, "Drafts of %q are visible only to users who may view its entries", c)
 }
 
 // entryObj is the source of an entry type's fields: the indexed metadata, and the full entry

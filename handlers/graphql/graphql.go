@@ -12,8 +12,12 @@
 //
 // Every query field checks the caller's permission (entries:view scoped to the collection,
 // globals:view, navigation:view); failures are GraphQL errors with extensions.code and HTTP
-// status 200. Only published entries are returned unless the caller asks for drafts and may
-// edit or create entries of that collection, so a frontend never shows a draft by accident.
+// status 200. Only published entries are returned unless the caller asks for drafts (status
+// "draft" or "all"), so a frontend never shows a draft by accident; drafts are visible to whoever
+// may view the collection's entries, as in the Control Panel API (access.SeesDrafts).
+//
+// Introspection (__schema, __type) is off in production; where it is on it needs a session, as
+// the schema names every collection and field.
 //
 // Queries are bounded before they run: depth, complexity (a list query costs its limit times its
 // selection), a per-request timeout and a body size limit. Parsed and validated documents are
@@ -79,7 +83,7 @@ type Config struct {
 	// Enabled serves the API; when false every request to Path is a 404 (runtime/wire does not
 	// even mount the group).
 	Enabled bool
-	// Introspection allows __schema and __type queries.
+	// Introspection allows __schema and __type queries to signed-in callers.
 	Introspection bool
 	// Path is the endpoint, default /api/graphql.
 	Path string

@@ -190,7 +190,13 @@ func newHandler(t testing.TB, archive string, cfg graphql.Config) http.Handler {
 
 func newHandlerOn(t testing.TB, st graphql.Store, cfg graphql.Config) http.Handler {
 	t.Helper()
-	h, err := graphql.New(graphql.Deps{Store: st, Auth: newAuth(), Markdown: markdown.New(false), Config: cfg, Log: slog.New(slog.DiscardHandler)})
+	return newHandlerWith(t, st, newAuth(), cfg)
+}
+
+// newHandlerWith builds the group with another authenticator.
+func newHandlerWith(t testing.TB, st graphql.Store, auth *webtest.Auth, cfg graphql.Config) http.Handler {
+	t.Helper()
+	h, err := graphql.New(graphql.Deps{Store: st, Auth: auth, Markdown: markdown.New(false), Config: cfg, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatalf("graphql.New: %v", err)
 	}

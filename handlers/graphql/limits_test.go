@@ -119,11 +119,28 @@ func TestIntrospection(t *testing.T) {
 			t.Parallel()
 			noErrors(t, post(t, on, gqlReq{token: adminTok, query: tc.query}))
 			r := post(t, off, gqlReq{token: adminTok, query: tc.query})
+			anon := post(t, on, gqlReq{query: tc.query})
+			anonGET := get(t, on, "", tc.query)
 			if !tc.introspects {
 				noErrors(t, r)
+				if tc.name == "typename" {
+					noErrors(t, anon)
+					noErrors(t, anonGET)
+				}
 				return
 			}
 			oneError(t, r, graphql.CodeIntrospectionDisabled, "GraphQL introspection is disabled")
+			// Any session will do: introspection shows the schema, not content.
+			noErrors(t, post(t, on, gqlReq{token: noneTok, query: tc.query}))
+			// Switched on (development), it still needs a session: the schema names every
+			// collection and field, which is more than an anonymous caller may learn.
+			for _, a := range []response{anon, anonGET} {
+				oneError(t, a, graphql.CodeUnauthenticated, "GraphQL introspection needs a session")
+				if a.Data != nil {
+					t.Errorf("anonymous introspection answered data: %s", a.raw)
+				}
+			}
+			oneError(t, post(t, off, gqlReq{query: tc.query}), graphql.CodeIntrospectionDisabled, "")
 		})
 	}
 	t.Run("the standard introspection query fits the default limits", func(t *testing.T) {

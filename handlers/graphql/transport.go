@@ -139,6 +139,8 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 		return a.writeFormatted(w, r, []outError{{Message: an.invalid, Extensions: code(CodeValidationFailed)}})
 	case an.introspection && !cfg.Introspection:
 		return a.writeErrors(w, r, newError(CodeIntrospectionDisabled, "GraphQL introspection is disabled"))
+	case an.introspection && p == nil:
+		return a.writeErrors(w, r, newError(CodeUnauthenticated, "GraphQL introspection needs a session: sign in or send a Bearer token"))
 	case an.depth > cfg.MaxDepth:
 		return a.writeErrors(w, r, newError(CodeTooDeep, "The query is %d levels deep; the maximum depth is %d", an.depth, cfg.MaxDepth))
 	case an.cost > cfg.MaxComplexity:
