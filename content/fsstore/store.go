@@ -87,6 +87,8 @@ type Store struct {
 
 	snap *snapState // nil without Options.Snapshot
 
+	renames renameState // interrupted renames a read-only store hides (rename.go)
+
 	watcher *watcher
 	closed  chan struct{}
 	wg      sync.WaitGroup
@@ -145,6 +147,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	s.gen.Store(1)
 	if opts.Snapshot {
 		s.snap = &snapState{}
+	}
+	if !opts.ReadOnly {
+		s.resolveRenames() // before anything reads the entry files
 	}
 	if opts.Watch != WatchNone && opts.Watch != WatchGeneration {
 		s.startWatching()
