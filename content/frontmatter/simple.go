@@ -106,7 +106,14 @@ func parseSimple(src []byte) (*content.Map, bool) {
 // strings.TrimSpace would also trim Unicode spaces (no-break space, U+3000, …) that belong to
 // the value, so a title " 0" read back as the number 0.
 func trimBlanks(s string) string {
-	return strings.Trim(s, " \t")
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return s[i:j]
 }
 
 // simpleKey reports whether k is a plain identifier key of at most 128 bytes (YAML limits
