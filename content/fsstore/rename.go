@@ -163,17 +163,22 @@ func (s *Store) resolveRenames() {
 		_ = atomicfile.Remove(s.root, p, sync)
 	}
 	for i, in := range recs {
+		oldPath := s.entryPath(in.Collection, in.From)
 		newComplete, oldUnchanged := s.renameDone(in)
 		from, to := in.Collection+"/"+in.From, in.Collection+"/"+in.To
 		switch {
 		case newComplete && oldUnchanged:
-			if err := atomicfile.Remove(s.root, s.entryPath(in.Collection, in.From), sync); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := atomicfile.Remove(s.root, oldPath, sync); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				s.log.Error("cannot finish an interrupted rename; both files are kept", "from", from, "to", to, "err", err)
 				continue // keep the record: the next start tries again, and read-only stores hide the old file
 			}
 			s.log.Info("finished an interrupted rename", "from", from, "to", to)
 		case newComplete:
-			s.log.Info("an interrupted rename had finished", "from", from, "to", to)
+			if _, err := s.root.Lstat(oldPath); err == nil {
+				s.log.Warn("an interrupted rename finished, but the old file changed since; both files are kept", "from", from, "to", to)
+			} else {
+				s.log.Info("an interrupted rename had finished", "from", from, "to", to)
+			}
 		default:
 			// The new file is missing or is not what the rename wrote (an entry that already had
 			// that slug): the rename did not happen.
