@@ -346,6 +346,11 @@ func strNode(s string) *yaml.Node {
 		n.Tag = "!!timestamp"
 	}
 	switch {
+	case unclearSpaces(s):
+		// Written plain or single-quoted, these reach other readers (and people) changed: yaml.v3
+		// folds U+2028 like a line break and indents after it, and " 0" looks like 0. Double
+		// quotes keep the edges visible and escape the separators (\L, \P, \N).
+		n.Style = yaml.DoubleQuotedStyle
 	case literalSafe(s):
 		n.Style = yaml.LiteralStyle
 	case strings.ContainsAny(s, "\n\r"):
@@ -353,6 +358,15 @@ func strNode(s string) *yaml.Node {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
+}
+
+// unclearSpaces reports whether s holds a character that YAML 1.1 takes for a line break
+// (U+0085, U+2028, U+2029) or starts or ends with a Unicode space or invisible format character.
+func unclearSpaces(s string) bool {
+	if strings.ContainsAny(s, "\u0085\u2028\u2029") {
+		return true
+	}
+	return s != "" && !plainEdges(s)
 }
 
 // isTimestamp checks that yaml.v3 itself reads s as a timestamp, so writing it plain is lossless.

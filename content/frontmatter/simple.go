@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"cms/content"
@@ -13,7 +14,8 @@ import (
 // values are plain or simply quoted scalars, flow lists of plain scalars, or block lists of plain
 // scalars — without building a yaml.v3 node tree, which is several times slower and dominates
 // start-up on large sites. Anything else (nesting, block scalars, anchors, tags, comments after
-// values, escapes) returns ok=false and goes through yaml.v3. The two paths are checked against
+// values, escapes, U+2028/U+2029, Unicode spaces at the edges of plain scalars) returns ok=false
+// and goes through yaml.v3. White space is YAML's (space and tab), not Go's Unicode notion. The two paths are checked against
 // each other by FuzzSimpleMatchesYAML: whenever this accepts a document it must produce exactly
 // what yaml.v3 produces.
 func parseSimple(src []byte) (*content.Map, bool) {
@@ -24,7 +26,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 	lines := bytes.Split(src, []byte("\n"))
 	for i := 0; i < len(lines); i++ {
 		line := string(bytes.TrimSuffix(lines[i], []byte("\r")))
-		if strings.TrimSpace(line) == "" {
+		if trimBlanks(line) == "" {
 			continue
 		}
 		if line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' || strings.HasPrefix(line, "...") {
@@ -45,7 +47,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 		if rest != "" && rest[0] != ' ' {
 			return nil, false
 		}
-		val := strings.TrimSpace(rest)
+		val := trimBlanks(rest)
 		if val == "" {
 			// Either null or a block list of plain scalars on the following lines.
 			var items []any
@@ -53,7 +55,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 			indent := -1
 			for ; j < len(lines); j++ {
 				l := string(bytes.TrimSuffix(lines[j], []byte("\r")))
-				if strings.TrimSpace(l) == "" {
+				if trimBlanks(l) == "" {
 					break
 				}
 				trimmed := strings.TrimLeft(l, " ")
@@ -69,7 +71,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 				} else if ind != indent {
 					return nil, false
 				}
-				v, ok := simpleScalar(strings.TrimSpace(trimmed[2:]))
+				v, ok := simpleScalar(trimBlanks(trimmed[2:]))
 				if !ok {
 					return nil, false
 				}
@@ -100,6 +102,20 @@ func parseSimple(src []byte) (*content.Map, bool) {
 	return m, true
 }
 
+// trimBlanks trims what YAML counts as white space around a scalar: spaces and tabs only.
+// strings.TrimSpace would also trim Unicode spaces (no-break space, U+3000, …) that belong to
+// the value, so a title " 0" read back as the number 0.
+func trimBlanks(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return s[i:j]
+}
+
 // simpleKey reports whether k is a plain identifier key of at most 128 bytes (YAML limits
 // implicit keys to 1024 characters; we stay well below).
 func simpleKey(k string) bool {
@@ -122,13 +138,13 @@ func simpleFlowList(val string) ([]any, bool) {
 	if !strings.HasSuffix(val, "]") {
 		return nil, false
 	}
-	inner := strings.TrimSpace(val[1 : len(val)-1])
+	inner := trimBlanks(val[1 : len(val)-1])
 	out := []any{}
 	if inner == "" {
 		return out, true
 	}
 	for _, part := range strings.Split(inner, ",") {
-		p := strings.TrimSpace(part)
+		p := trimBlanks(part)
 		if p == "" || strings.ContainsAny(p, "[]{}'\"") {
 			return nil, false
 		}
@@ -167,7 +183,7 @@ func simpleScalar(s string) (any, bool) {
 		}
 		return inner, true
 	}
-	if strings.ContainsAny(s, "#\t") || strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
+	if strings.ContainsAny(s, "#\t") || strings.Contains(s, ": ") || strings.HasSuffix(s, ":") || !plainEdges(s) {
 		return nil, false
 	}
 	c := s[0]
@@ -200,7 +216,31 @@ func simpleScalar(s string) (any, bool) {
 	return s, true
 }
 
-// yamlPrintable reports whether src is valid UTF-8 made only of characters YAML accepts.
+// plainEdges reports whether a plain scalar starts and ends with characters whose meaning is
+// beyond doubt: not a Unicode space or invisible format character, which readers and writers
+// of YAML do not agree on (yaml.v3 keeps them, Go's TrimSpace drops them). Such values are rare
+// and go through yaml.v3.
+func plainEdges(s string) bool {
+	if s[0] >= utf8.RuneSelf {
+		if r, _ := utf8.DecodeRuneInString(s); unsureSpace(r) {
+			return false
+		}
+	}
+	if s[len(s)-1] >= utf8.RuneSelf {
+		if r, _ := utf8.DecodeLastRuneInString(s); unsureSpace(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func unsureSpace(r rune) bool {
+	return unicode.IsSpace(r) || unicode.In(r, unicode.Z, unicode.Cf)
+}
+
+// yamlPrintable reports whether src is valid UTF-8 made only of characters YAML accepts, and
+// none that yaml.v3 takes for line breaks in places where YAML 1.2 does not (U+2028, U+2029;
+// U+0085 is refused with the C1 controls): the fast path splits lines on '\n' only.
 func yamlPrintable(src []byte) bool {
 	for len(src) > 0 {
 		c := src[0]
@@ -212,7 +252,7 @@ func yamlPrintable(src []byte) bool {
 			continue
 		}
 		r, size := utf8.DecodeRune(src)
-		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF {
+		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029 {
 			return false
 		}
 		src = src[size:]

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"cms/content"
 )
 
 func same(a, b any) bool {
@@ -61,7 +64,85 @@ func TestSimplePathDeclines(t *testing.T) {
 	}
 }
 
-// FuzzSimpleMatchesYAML: whenever the fast path accepts input, yaml.v3 must agree exactly.
+// unicodeSpaces are strings around characters that Go (unicode.IsSpace) or YAML 1.1 (line
+// breaks) treat as white space but YAML 1.2's plain scalars do not, or that writers escape.
+var unicodeSpaces = []string{
+	"\u00a00", "0\u00a0", "\u00a0x", "x\u00a0", "\u00a0true", "\u00a0null", "\u00a0-1.5", "\u00a02026-01-02",
+	"\u2028x", "x\u2028", "a\u2028b", "\u2029x", "a\u2029b", "\u2028 x", "\u0085x", "x\u0085", "a\u0085b",
+	"\ufeffx", "x\ufeff", "\u3000x", "x\u3000", "\u2000x", "\u200bx", "\u1680x", "\u202fx", "\u205f1",
+	"\u00a0", "\u2028", "\u2028\u2029", " \u00a0x", "x\u00a0 ", "a\nb\u2028c", "line\n\u00a0indented",
+	"\u00a0#x", "x\u00a0#y", "a:\u00a0b", "a\u00a0: b", "-\u00a0x", "[\u00a0x]",
+}
+
+// TestSimplePathKeepsUnicodeSpaces: hand-written front matter with Unicode spaces must read as
+// yaml.v3 reads it (the fast path used to trim them as Go does, so " 0" became the number 0).
+func TestSimplePathKeepsUnicodeSpaces(t *testing.T) {
+	t.Parallel()
+	for _, v := range unicodeSpaces {
+		for _, src := range []string{
+			"t: " + v + "\n", "t: '" + v + "'\n", `t: "` + v + "\"\n", "t: [" + v + "]\n", "t:\n  - " + v + "\n",
+		} {
+			m, ok := parseSimple([]byte(src))
+			if !ok {
+				continue
+			}
+			y, err := parseYAMLv3([]byte(src), 1)
+			if err != nil {
+				t.Errorf("fast path accepted %q, yaml.v3 rejects it: %v", src, err)
+				continue
+			}
+			if !same(m, y) {
+				j1, _ := json.Marshal(m)
+				j2, _ := json.Marshal(y)
+				t.Errorf("fast path differs from yaml.v3 on %q:\n%s\n%s", src, j1, j2)
+			}
+		}
+	}
+}
+
+// TestUnicodeSpacesRoundTrip: a string written and read back (by either path) is the same
+// string, as the API showed it before a restart.
+func TestUnicodeSpacesRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, v := range unicodeSpaces {
+		if err := roundTrip(v); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// roundTrip writes v as a front-matter value (alone, and inside a list) and checks that both the
+// fast path, when it takes the document, and yaml.v3 read back exactly v.
+func roundTrip(v string) error {
+	m := content.NewMap(2)
+	m.Set("v", v)
+	m.Set("l", []any{v})
+	out, err := Format(m, "")
+	if err != nil {
+		return fmt.Errorf("format %q: %v", v, err)
+	}
+	fm, _, _, err := Split(out)
+	if err != nil {
+		return fmt.Errorf("split %q: %v", out, err)
+	}
+	want, _ := json.Marshal(m)
+	if y, err := parseYAMLv3(fm, 2); err != nil {
+		return fmt.Errorf("yaml.v3 cannot read back %q as written:\n%s\n%v", v, out, err)
+	} else if j, _ := json.Marshal(y); !same(m, y) {
+		return fmt.Errorf("yaml.v3 reads %q back differently:\nwant %s\ngot  %s\nfile:\n%s", v, want, j, out)
+	}
+	d, err := Parse(out)
+	if err != nil {
+		return fmt.Errorf("cannot read back %q as written:\n%s\n%v", v, out, err)
+	}
+	if j, _ := json.Marshal(d.Front); !same(m, d.Front) {
+		return fmt.Errorf("%q reads back differently:\nwant %s\ngot  %s\nfile:\n%s", v, want, j, out)
+	}
+	return nil
+}
+
+// FuzzSimpleMatchesYAML: whenever the fast path accepts input, yaml.v3 must agree exactly; and
+// the input, taken as a string value, survives a write and a read by both paths.
 func FuzzSimpleMatchesYAML(f *testing.F) {
 	for _, s := range []string{
 		"title: x\nn: 1\n", "a: [1, b, true]\n", "a:\n  - 1\n  - x\n", "d: 2026-01-02\n", "q: 'a''b'\n",
@@ -69,7 +150,17 @@ func FuzzSimpleMatchesYAML(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, v := range unicodeSpaces {
+		f.Add("t: " + v + "\n")
+		f.Add("t: [" + v + ", '" + v + "']\n")
+		f.Add(v)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
+		if utf8.ValidString(src) {
+			if err := roundTrip(src); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if strings.TrimSpace(src) == "" {
 			return // ParseYAML answers empty documents before either path
 		}

@@ -2,7 +2,9 @@ package fsstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -14,15 +16,24 @@ import (
 	"cms/content"
 	"cms/content/contenttest"
 	"cms/content/fsstore"
+	"cms/content/query"
 )
 
-// crashChildEnv makes the test binary act as a writer that is killed mid-loop.
-const crashChildEnv = "CMS_FSSTORE_CRASH_CHILD"
+// crashChildEnv makes the test binary act as a writer that is killed mid-loop; crashModeEnv
+// chooses the loop ("rename" renames, anything else rewrites).
+const (
+	crashChildEnv = "CMS_FSSTORE_CRASH_CHILD"
+	crashModeEnv  = "CMS_FSSTORE_CRASH_MODE"
+)
 
-// TestMain lets the crash test re-run this binary as the writer process.
+// TestMain lets the crash tests re-run this binary as the writer process.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(crashChildEnv); dir != "" {
-		crashWriter(dir)
+		if os.Getenv(crashModeEnv) == "rename" {
+			crashRenamer(dir)
+		} else {
+			crashWriter(dir)
+		}
 		return
 	}
 	os.Exit(m.Run())
@@ -125,5 +136,146 @@ func TestSIGKILLLeavesNoTornFiles(t *testing.T) {
 				t.Fatalf("round %d: %v", round, content.KindOf(err))
 			}
 		}
+	}
+}
+
+// The two slugs crashRenamer moves one entry between.
+var renameSlugs = [2]string{"moving-a", "moving-b"}
+
+func renameBody(n int) string {
+	return strings.Repeat(fmt.Sprintf("moved %d times\n", n), 20+n%50)
+}
+
+// crashRenamer renames one entry of blog back and forth between two slugs, with a new title and
+// body each time, until it is killed.
+func crashRenamer(dir string) {
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	from := 0
+	if _, err := st.EntryMeta("blog", renameSlugs[0]); err != nil {
+		from = 1
+	}
+	for i := 0; ; i++ {
+		cur, err := st.Entry("blog", renameSlugs[from])
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(3)
+		}
+		next := *cur
+		next.Slug = renameSlugs[1-from]
+		next.Title = fmt.Sprintf("Move %d", i)
+		next.Content = renameBody(i)
+		if _, err := st.UpdateEntry("blog", renameSlugs[from], cur.Hash, &next); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(4)
+		}
+		from = 1 - from
+		if i == 20 {
+			_ = os.WriteFile(filepath.Join(dir, "running"), nil, 0o644)
+		}
+	}
+}
+
+// A writer killed with SIGKILL while it renames an entry leaves the entry under exactly one of
+// its slugs: a read-only store opened before any writer never serves both, and a writable store
+// opened afterwards finishes or undoes the rename so that exactly one file remains.
+func TestSIGKILLDuringRenameLeavesOneFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns writer processes")
+	}
+	t.Parallel()
+	dir := contenttest.WriteSite(t, "-- resources/collections/blog.yaml --\ntitle: Blog\n"+
+		"-- content/collections/blog/moving-a.md --\n---\ntitle: Original\nstatus: published\n---\n\nOriginal body.\n"+
+		"-- content/collections/blog/staying.md --\n---\ntitle: Staying\nstatus: published\n---\n\nStays.\n")
+	interrupted := 0 // kills that left a rename record
+	defer func() { t.Logf("%d of 20 kills interrupted a rename", interrupted) }()
+	for round := range 20 {
+		_ = os.Remove(filepath.Join(dir, "running"))
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashModeEnv+"=rename")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "running")); err == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				t.Fatalf("round %d: renamer did not start: %s", round, stderr.String())
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(time.Duration(1+round%7*6) * time.Millisecond)
+		if err := cmd.Process.Kill(); err != nil { // SIGKILL
+			t.Fatal(err)
+		}
+		_ = cmd.Wait()
+		if strings.TrimSpace(stderr.String()) != "" {
+			t.Fatalf("round %d: renamer failed before the kill: %s", round, stderr.String())
+		}
+
+		if recs, _ := os.ReadDir(filepath.Join(dir, fsstore.RenamesDir)); len(recs) > 0 {
+			interrupted++
+		}
+		// A frontend that cannot write serves the entry under one slug only.
+		ro, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var served []string
+		for _, slug := range renameSlugs {
+			if _, err := ro.EntryMeta("blog", slug); err == nil {
+				served = append(served, slug)
+			}
+		}
+		list, _, err := ro.Entries("blog", query.Query{})
+		_ = ro.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(served) != 1 || len(list) != 2 {
+			t.Fatalf("round %d: a read-only store serves %v of the renamed entry and lists %d entries, want one and 2", round, served, len(list))
+		}
+
+		// A writable store resolves the interrupted rename on disk.
+		st := contenttest.OpenStore(t, dir)
+		var left []string
+		for _, slug := range renameSlugs {
+			raw, err := os.ReadFile(filepath.Join(dir, "content/collections/blog", slug+".md"))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			left = append(left, slug)
+			e, err := fsstore.ParseEntry("blog", slug, raw)
+			if err != nil {
+				t.Fatalf("round %d: %s does not parse after SIGKILL: %v", round, slug, err)
+			}
+			var n int
+			if _, err := fmt.Sscanf(e.Title, "Move %d", &n); err == nil {
+				if e.Content != strings.TrimSpace(renameBody(n)) {
+					t.Fatalf("round %d: %s body does not match its move %d (torn write)", round, slug, n)
+				}
+			} else if e.Title != "Original" {
+				t.Fatalf("round %d: %s has an unexpected title %q", round, slug, e.Title)
+			}
+		}
+		if len(left) != 1 || left[0] != served[0] {
+			t.Fatalf("round %d: files left %v after reopening, want exactly the one a read-only store served (%s)", round, left, served[0])
+		}
+		if _, err := st.EntryMeta("blog", left[0]); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		_ = st.Close()
 	}
 }

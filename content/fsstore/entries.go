@@ -287,6 +287,9 @@ func (s *Store) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 		s.problem(p, err)
 		return nil, err
 	}
+	if s.renamedAway(c, slug, e.Hash) {
+		return nil, errRenamedAway
+	}
 	s.resolved(p)
 	return &indexed{e: e, mtime: st.ModTime().UnixNano(), size: st.Size()}, nil
 }
@@ -352,6 +355,7 @@ func (s *Store) rescan(c string) {
 	if ix == nil {
 		return
 	}
+	s.refreshRenames()
 	dir := s.contentPath("collections", c)
 	ents, err := s.ReadDir(dir)
 	if err != nil {
@@ -367,14 +371,17 @@ func (s *Store) rescan(c string) {
 		if !content.ValidHandle(slug) {
 			continue
 		}
+		ix.mu.RLock()
+		cur := ix.entries[slug]
+		ix.mu.RUnlock()
+		if cur != nil && s.renamedAway(c, slug, cur.e.Hash) {
+			continue // not seen: dropped below
+		}
 		seen[slug] = true
 		info, err := de.Info()
 		if err != nil {
 			continue
 		}
-		ix.mu.RLock()
-		cur := ix.entries[slug]
-		ix.mu.RUnlock()
 		if cur == nil || cur.mtime != info.ModTime().UnixNano() || cur.size != info.Size() {
 			s.reindex(ix, slug)
 		}
@@ -650,15 +657,8 @@ func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*con
 		}
 		return s.afterWrite(&n, raw)
 	}
-	if err := atomicfile.Write(s.root, newPath, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return nil, content.Conflictf(op, "Entry with slug %q already exists in collection %q", next.Slug, c)
-		}
-		return nil, content.Internalf(op, newPath, err)
-	}
-	if err := atomicfile.Remove(s.root, oldPath, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
-		_ = atomicfile.Remove(s.root, newPath, atomicfile.Options{NoSync: s.opts.NoSync})
-		return nil, content.Internalf(op, oldPath, err)
+	if err := s.renameEntryFile(op, c, slug, next.Slug, cur.Hash, raw); err != nil {
+		return nil, err
 	}
 	ix, err := s.index(c)
 	if err == nil {

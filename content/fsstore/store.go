@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"os"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -47,6 +48,12 @@ type Options struct {
 	NoSync       bool // skip fsync (benchmarks and tests only; never in production)
 	Log          *slog.Logger
 	Now          func() time.Time
+
+	// TempMaxAge is the age past which temp files of atomic writes are leftovers that a writable
+	// store removes when it opens (sweep.go); 0 means DefaultTempMaxAge. SweepDirs are further
+	// site-relative folders to sweep (the sessions folder).
+	TempMaxAge time.Duration
+	SweepDirs  []string
 
 	// Snapshot keeps the derived index snapshot and generation file under .cms/ (snapshot.go):
 	// start from one read instead of parsing every entry, and, with WatchGeneration, see what
@@ -87,6 +94,8 @@ type Store struct {
 
 	snap *snapState // nil without Options.Snapshot
 
+	renames renameState // interrupted renames a read-only store hides (rename.go)
+
 	watcher *watcher
 	closed  chan struct{}
 	wg      sync.WaitGroup
@@ -107,11 +116,19 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.AssetsDir == "" {
 		opts.AssetsDir = "public/assets"
 	}
-	for _, d := range []*string{&opts.ContentDir, &opts.ResourcesDir, &opts.UsersDir, &opts.AssetsDir} {
+	opts.SweepDirs = slices.Clone(opts.SweepDirs)
+	dirs := []*string{&opts.ContentDir, &opts.ResourcesDir, &opts.UsersDir, &opts.AssetsDir}
+	for i := range opts.SweepDirs {
+		dirs = append(dirs, &opts.SweepDirs[i])
+	}
+	for _, d := range dirs {
 		*d = strings.TrimSuffix(path.Clean(strings.TrimPrefix(*d, "./")), "/")
 		if !fs.ValidPath(*d) {
 			return nil, content.Invalidf(op, "folder %q must be a relative path inside the site folder", *d)
 		}
+	}
+	if opts.TempMaxAge <= 0 {
+		opts.TempMaxAge = DefaultTempMaxAge
 	}
 	if opts.Watch == "" {
 		opts.Watch = WatchNotify
@@ -146,6 +163,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.Snapshot {
 		s.snap = &snapState{}
 	}
+	if !opts.ReadOnly {
+		s.resolveRenames() // before anything reads the entry files
+	}
 	if opts.Watch != WatchNone && opts.Watch != WatchGeneration {
 		s.startWatching()
 	}
@@ -156,6 +176,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 			s.Close()
 			return nil, err
 		}
+	}
+	if !opts.ReadOnly {
+		s.wg.Add(1)
+		go s.sweepAtOpen() // in the background: it lists every folder, which start-up need not wait for
 	}
 	return s, nil
 }

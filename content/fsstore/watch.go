@@ -177,6 +177,7 @@ func (s *Store) applyPending() {
 	s.pending = make(map[string]map[string]bool)
 	s.pendN.Store(0)
 	s.pendMu.Unlock()
+	s.refreshRenames()
 	for c, slugs := range work {
 		s.collMu.RLock()
 		ix := s.colls[c]

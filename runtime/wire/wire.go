@@ -135,6 +135,10 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 			log.Warn("site folder is not writable: serving read-only", "folder", cfg.SiteDir)
 		}
 	}
+	var sweep []string // the sessions folder, when inside the site: its temp files hold sessions
+	if d := filepath.Clean(cfg.Auth.SessionsDir); d != "." && filepath.IsLocal(d) {
+		sweep = append(sweep, filepath.ToSlash(d))
+	}
 	store, err := fsstore.Open(ctx, fsstore.Options{
 		Dir:          cfg.SiteDir,
 		ContentDir:   cfg.ContentPath,
@@ -144,6 +148,7 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		ReadOnly:     cfg.ReadOnly,
 		Watch:        cfg.Watch,
 		Snapshot:     cfg.IndexSnapshot,
+		SweepDirs:    sweep,
 		Log:          log.With("component", "store"),
 	})
 	if err != nil {

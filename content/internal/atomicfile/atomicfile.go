@@ -5,6 +5,7 @@
 package atomicfile
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -14,14 +15,96 @@ import (
 	"os"
 	"path"
 	"strings"
+	"time"
 )
 
 // TempMarker is part of every temp file name, so scanners can skip (and report) leftovers.
 const TempMarker = ".tmp."
 
-// IsTemp reports whether a file name is one of our temp files.
+// tempSuffixLen is the length of the random hex suffix after TempMarker.
+const tempSuffixLen = 16
+
+// tempName names the temp file for the file base: "." + base + ".tmp." + 16 hex digits.
+func tempName(base string) string {
+	var rnd [tempSuffixLen / 2]byte
+	_, _ = rand.Read(rnd[:])
+	return "." + base + TempMarker + hex.EncodeToString(rnd[:])
+}
+
+// IsTemp reports whether a file name is exactly one of our temp file names (see tempName), so
+// that sweeping leftovers never takes a file someone merely named with ".tmp." in it.
 func IsTemp(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.Contains(name, TempMarker)
+	stem, suffix, ok := cutLast(name, TempMarker)
+	if !ok || len(stem) < 2 || stem[0] != '.' || len(suffix) != tempSuffixLen {
+		return false
+	}
+	for i := 0; i < len(suffix); i++ {
+		if c := suffix[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+// SweepTemp removes the temp files (IsTemp) under dir, a slash-separated folder of root, last
+// modified before cutoff: leftovers of writes a crash or kill interrupted, which may hold
+// anything the files they were meant to replace hold. Symbolic links are not followed. It returns
+// how many were removed; a missing dir is not an error, an unreadable folder below it is skipped.
+func SweepTemp(ctx context.Context, root *os.Root, dir string, cutoff time.Time) (int, error) {
+	n, err := sweepDir(ctx, root, dir, cutoff, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return n, nil
+	}
+	return n, err
+}
+
+// maxSweepDepth bounds the folders SweepTemp descends into.
+const maxSweepDepth = 32
+
+func sweepDir(ctx context.Context, root *os.Root, dir string, cutoff time.Time, depth int) (int, error) {
+	f, err := root.Open(dir)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	n := 0
+	for {
+		// In batches, unsorted: collection folders hold 100,000 entries.
+		ents, err := f.ReadDir(1024)
+		for _, e := range ents {
+			if cerr := ctx.Err(); cerr != nil {
+				return n, cerr
+			}
+			p := path.Join(dir, e.Name())
+			switch {
+			case e.IsDir():
+				if depth < maxSweepDepth {
+					m, err := sweepDir(ctx, root, p, cutoff, depth+1)
+					n += m
+					if ctx.Err() != nil {
+						return n, err
+					}
+				}
+			case e.Type().IsRegular() && IsTemp(e.Name()):
+				if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) && root.Remove(p) == nil {
+					n++
+				}
+			}
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // Options tune a write.
@@ -55,9 +138,7 @@ func WriteFrom(root *os.Root, name string, fill func(io.Writer) error, o Options
 			return fmt.Errorf("create %s: %w", name, fs.ErrExist)
 		}
 	}
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := path.Join(dir, "."+base+TempMarker+hex.EncodeToString(rnd[:]))
+	tmp := path.Join(dir, tempName(base))
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, o.Perm)
 	if err != nil {
 		return fmt.Errorf("create temp file for %s: %w", name, err)
