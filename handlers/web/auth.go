@@ -1,7 +1,9 @@
 package web
 
 import (
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -71,4 +73,26 @@ func SameOrigin(r *http.Request) bool {
 		return false
 	}
 	return strings.EqualFold(u.Host, r.Host)
+}
+
+// ClientAddress is the rate-limit key of the request's client: its IP address, or for IPv6 its
+// /64 network, which one client usually holds whole. Forwarding headers are not trusted: without
+// a configured proxy anyone can write them. (On Lambda the adapter sets RemoteAddr from the
+// source IP.)
+func ClientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }

@@ -163,6 +163,25 @@ func TestSameOrigin(t *testing.T) {
 	}
 }
 
+func TestClientAddress(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]string{
+		"192.0.2.1:1234":            "192.0.2.1",
+		"[2001:db8:1:2:3::4]:80":    "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::9]:80": "2001:db8:1:2::/64",
+		"[::ffff:192.0.2.7]:1":      "192.0.2.7",
+		"not-an-address":            "not-an-address",
+		"[fe80::1%eth0]:1":          "fe80::/64",
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = addr
+		r.Header.Set("X-Forwarded-For", "203.0.113.9") // not trusted
+		if got := web.ClientAddress(r); got != want {
+			t.Errorf("ClientAddress(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
+
 func TestIfMatchAndNoneMatch(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
