@@ -218,6 +218,13 @@ func TestLogout(t *testing.T) {
 		{"cookie cross-origin", func(tok string) webtest.Request {
 			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: crossOrigin, Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
 		}, 403, "CSRF_REJECTED"},
+		{"cookie, Origin null with a same-origin Referer", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: http.Header{"Origin": {"null"}, "Referer": {"http://example.com/cp/entries"}},
+				Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
+		}, 403, "CSRF_REJECTED"},
+		{"cookie, https Origin to a plain http server", func(tok string) webtest.Request {
+			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Header: http.Header{"Origin": {"https://example.com"}}, Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
+		}, 403, "CSRF_REJECTED"},
 		{"cookie without Origin or Referer", func(tok string) webtest.Request {
 			return webtest.Request{Method: "POST", Path: "/api/auth/logout", Cookies: []*http.Cookie{{Name: authn.CookieName, Value: tok}}}
 		}, 403, "CSRF_REJECTED"},
