@@ -154,6 +154,47 @@ func sessionCookie(t *testing.T, w *httptest.ResponseRecorder) *http.Cookie {
 	return nil
 }
 
+// The login body must be declared as JSON: without a Content-Type, or with one a cross-site form
+// can send, the request is refused before any password is checked.
+func TestLoginContentType(t *testing.T) {
+	t.Parallel()
+	env := newEnv(t)
+	h := env.Handler(t, limited(env, auth.Limits{}))
+	body := `{"email":"alice@example.com","password":"` + authtest.Password + `"}`
+	for _, c := range []struct {
+		ct   []string // nil: no header
+		want int
+	}{
+		{[]string{"application/json"}, 200},
+		{[]string{"application/json; charset=utf-8"}, 200},
+		{nil, 415},
+		{[]string{""}, 415},
+		{[]string{"text/plain"}, 415},
+		{[]string{"text/plain; charset=json"}, 415},
+		{[]string{"application/x-www-form-urlencoded"}, 415},
+		{[]string{"multipart/form-data; boundary=json"}, 415},
+	} {
+		r := httptest.NewRequest("POST", "/api/auth/login", strings.NewReader(body))
+		if c.ct != nil {
+			r.Header["Content-Type"] = c.ct
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != c.want {
+			t.Errorf("Content-Type %q: status %d, want %d: %s", c.ct, w.Code, c.want, w.Body)
+			continue
+		}
+		if c.want == 415 {
+			if e := webtest.DecodeError(t, w); e.Error.Code != "UNSUPPORTED_MEDIA_TYPE" {
+				t.Errorf("Content-Type %q: code %s", c.ct, e.Error.Code)
+			}
+			if len(w.Result().Cookies()) != 0 {
+				t.Errorf("Content-Type %q: refused login set a cookie", c.ct)
+			}
+		}
+	}
+}
+
 // Unknown email and wrong password give byte-identical answers (and run the same scrypt work;
 // see BenchmarkLogin for the times).
 func TestLoginFailuresIndistinguishable(t *testing.T) {
@@ -453,6 +494,7 @@ func TestRateLimit(t *testing.T) {
 		b, _ := json.Marshal(map[string]string{"email": "alice@example.com", "password": authtest.Password})
 		r := httptest.NewRequest("POST", "/api/auth/login", bytes.NewReader(b))
 		r.RemoteAddr = "192.0.2.7:5002"
+		r.Header.Set("Content-Type", "application/json")
 		r.Header.Set("X-Forwarded-For", "203.0.113.9")
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)

@@ -70,8 +70,10 @@ func clientAddress(r *http.Request) string {
 }
 
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.Contains(strings.ToLower(ct), "json") {
-		return &web.Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE", Message: "Request body must be JSON (Content-Type: application/json)"}
+	// Required, not just checked when present: a login CSRF (signing the victim into the
+	// attacker's account) would otherwise need no preflight.
+	if err := web.RequireJSON(r); err != nil {
+		return err
 	}
 	body, err := web.ReadBody(w, r, maxLoginBody)
 	if err != nil {

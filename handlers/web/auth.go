@@ -1,6 +1,7 @@
 package web
 
 import (
+	"mime"
 	"net"
 	"net/http"
 	"net/netip"
@@ -114,6 +115,18 @@ func hostPort(host, scheme string) string {
 		port = "443"
 	}
 	return net.JoinHostPort(strings.Trim(host, "[]"), port)
+}
+
+// RequireJSON refuses a request body that is not declared as JSON (application/json or a
+// +json type). Besides saying what the body is, it is a CSRF defence: a cross-site form post or
+// a fetch without preflight can only send no type, text/plain, urlencoded or multipart.
+func RequireJSON(r *http.Request) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
+		Message: "Request body must be JSON (Content-Type: application/json)"}
 }
 
 // ClientAddress is the rate-limit key of the request's client: its IP address, or for IPv6 its

@@ -206,6 +206,54 @@ func TestSameOrigin(t *testing.T) {
 	}
 }
 
+// JSON bodies must say so: a request without Content-Type, or with a type a cross-site form or
+// a fetch without preflight can send, never reaches the decoder.
+func TestDecodeJSONContentType(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		ct     []string // nil: no header
+		status int
+	}{
+		{[]string{"application/json"}, 200},
+		{[]string{"application/json; charset=utf-8"}, 200},
+		{[]string{"Application/JSON"}, 200},
+		{[]string{"application/merge-patch+json"}, 200},
+		{nil, 415},
+		{[]string{""}, 415},
+		{[]string{"text/plain"}, 415},
+		{[]string{"text/plain; charset=json"}, 415},
+		{[]string{"multipart/form-data; boundary=json"}, 415},
+		{[]string{"application/x-www-form-urlencoded"}, 415},
+		{[]string{"application/jsonp"}, 415},
+		{[]string{"application/json; ="}, 415},
+	}
+	h := web.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		var v map[string]any
+		if err := web.DecodeJSON(w, r, 1024, &v); err != nil {
+			return err
+		}
+		web.WriteJSON(w, 200, v)
+		return nil
+	})
+	for _, tt := range tests {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(`{"name":"x"}`))
+		if tt.ct != nil {
+			r.Header["Content-Type"] = tt.ct
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tt.status {
+			t.Errorf("Content-Type %q: status %d, want %d: %s", tt.ct, w.Code, tt.status, w.Body)
+			continue
+		}
+		if tt.status == 415 {
+			if e := webtest.DecodeError(t, w); e.Error.Code != "UNSUPPORTED_MEDIA_TYPE" {
+				t.Errorf("Content-Type %q: code %s", tt.ct, e.Error.Code)
+			}
+		}
+	}
+}
+
 func TestClientAddress(t *testing.T) {
 	t.Parallel()
 	for addr, want := range map[string]string{
