@@ -8,6 +8,9 @@
 // confirms the file still exists. The store assumes it is the single writer of its folder (spec
 // rule 3): a session file removed by another process is noticed only at that recheck, so
 // revocation by another process takes effect within RecheckAfter, and at once in this one.
+//
+// A user has at most [Options.MaxPerUser] live sessions (a new one ends the oldest), and expired
+// files are swept at start-up and then every [Options.SweepInterval], so the folder stays bounded.
 package sessions
 
 import (
