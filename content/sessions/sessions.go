@@ -8,10 +8,14 @@
 // confirms the file still exists. The store assumes it is the single writer of its folder (spec
 // rule 3): a session file removed by another process is noticed only at that recheck, so
 // revocation by another process takes effect within RecheckAfter, and at once in this one.
+//
+// A user has at most [Options.MaxPerUser] live sessions (a new one ends the oldest), and expired
+// files are swept at start-up and then every [Options.SweepInterval], so the folder stays bounded.
 package sessions
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -25,6 +29,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +47,7 @@ const (
 	DefaultDuration      = 24 * time.Hour
 	DefaultSweepInterval = 15 * time.Minute
 	DefaultRecheckAfter  = 5 * time.Second
+	DefaultMaxPerUser    = 20
 	// maxFileSize bounds a session file; anything larger is malformed (and removed).
 	maxFileSize = 4 << 10
 	// maxCached bounds the in-memory cache of validated sessions.
@@ -107,6 +113,9 @@ type Options struct {
 	// SweepInterval is how often expired files are removed in the background; 0 means
 	// DefaultSweepInterval, negative disables the sweep.
 	SweepInterval time.Duration
+	// MaxPerUser bounds the live sessions of one user: creating one more ends the oldest. 0 means
+	// DefaultMaxPerUser, negative no bound.
+	MaxPerUser int
 	// RecheckAfter is how long a validated session is trusted from memory before one stat
 	// confirms its file still exists; 0 means DefaultRecheckAfter.
 	RecheckAfter time.Duration
@@ -116,6 +125,13 @@ type Options struct {
 	NoSync   bool // skip fsync (tests and benchmarks only)
 	Log      *slog.Logger
 	Now      func() time.Time
+}
+
+// owned is a session in the per-user index.
+type owned struct {
+	hash    string
+	created time.Time
+	expires time.Time
 }
 
 type cached struct {
@@ -134,6 +150,13 @@ type Store struct {
 	// writeMu orders creation against revocation: Create holds it shared, RevokeUser exclusively,
 	// so a session created while a user's sessions are revoked is either revoked too or created after.
 	writeMu sync.RWMutex
+
+	// idxMu guards the index of live sessions per user that MaxPerUser needs. It is built from
+	// one scan of the folder (the first sweep, or the first Create before it writes) and kept up
+	// to date by every change after that, so it never misses a session of this process.
+	idxMu  sync.Mutex
+	byUser map[string][]owned // oldest first; nil until built
+	owner  map[string]string  // session hash -> user ID
 
 	mu        sync.RWMutex
 	cache     map[digest]*cached
@@ -158,6 +181,9 @@ func Open(o Options) (*Store, error) {
 	}
 	if o.RecheckAfter <= 0 {
 		o.RecheckAfter = DefaultRecheckAfter
+	}
+	if o.MaxPerUser == 0 {
+		o.MaxPerUser = DefaultMaxPerUser
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -213,20 +239,22 @@ func (s *Store) Close() error {
 // Duration returns how long a new session lasts.
 func (s *Store) Duration() time.Duration { return s.opts.Duration }
 
+// sweep removes expired sessions at start-up, in the background so start-up does not wait for
+// the folder, and then every interval.
 func (s *Store) sweep(every time.Duration) {
 	defer s.wg.Done()
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
+		if n, err := s.CleanExpired(context.Background()); err != nil {
+			s.opts.Log.Warn("session sweep failed", "err", err)
+		} else if n > 0 {
+			s.opts.Log.Debug("session sweep", "removed", n)
+		}
 		select {
 		case <-s.closed:
 			return
 		case <-t.C:
-			if n, err := s.CleanExpired(context.Background()); err != nil {
-				s.opts.Log.Warn("session sweep failed", "err", err)
-			} else if n > 0 {
-				s.opts.Log.Debug("session sweep", "removed", n)
-			}
 		}
 	}
 }
@@ -316,6 +344,7 @@ func (s *Store) Create(ctx context.Context, userID string) (Token, Session, erro
 	if err := s.ensureDir(); err != nil {
 		return "", Session{}, content.Internalf(op, s.dir, err)
 	}
+	s.ensureIndex(ctx)
 	p := s.filePath(sess.Hash)
 	if err := atomicfile.Write(s.root, p, append(body, '\n'), atomicfile.Options{Perm: 0o600, Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
 		return "", Session{}, content.Internalf(op, p, err)
@@ -326,7 +355,94 @@ func (s *Store) Create(ctx context.Context, userID string) (Token, Session, erro
 		s.lastLogin[userID] = sess.CreatedAt
 	}
 	s.mu.Unlock()
+	for _, hash := range s.track(sess, now) {
+		s.forget(hash)
+		s.removeQuietly(hash)
+		s.forget(hash) // a validation may have cached it meanwhile
+	}
 	return Token(tok), sess, nil
+}
+
+// ensureIndex builds the per-user index, unless it exists or there is no cap. A failure is
+// logged: the cap then applies from the next sweep on.
+func (s *Store) ensureIndex(ctx context.Context) {
+	if s.opts.MaxPerUser < 0 {
+		return
+	}
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	if s.byUser == nil {
+		if _, err := s.cleanLocked(ctx); err != nil {
+			s.opts.Log.Warn("could not read the sessions folder", "err", err)
+		}
+	}
+}
+
+// track adds a new session to the index and returns the sessions of its user to end: the
+// expired ones and the oldest beyond MaxPerUser. The new session is the newest, so it stays.
+func (s *Store) track(sess Session, now time.Time) []string {
+	if s.opts.MaxPerUser < 0 {
+		return nil
+	}
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	if s.byUser == nil {
+		return nil
+	}
+	list := append(s.byUser[sess.UserID], owned{hash: sess.Hash, created: sess.CreatedAt, expires: sess.ExpiresAt})
+	s.owner[sess.Hash] = sess.UserID
+	var end []string
+	keep := make([]owned, 0, len(list))
+	for _, o := range list {
+		if now.Before(o.expires) {
+			keep = append(keep, o)
+		} else {
+			end = append(end, o.hash)
+		}
+	}
+	if over := len(keep) - s.opts.MaxPerUser; over > 0 {
+		for _, o := range keep[:over] {
+			end = append(end, o.hash)
+		}
+		keep = keep[over:]
+	}
+	for _, h := range end {
+		delete(s.owner, h)
+	}
+	s.byUser[sess.UserID] = keep
+	return end
+}
+
+// untrack drops sessions from the index; with user set, all of that user's.
+func (s *Store) untrack(user string, hashes ...string) {
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	if s.byUser == nil {
+		return
+	}
+	if user != "" {
+		for _, o := range s.byUser[user] {
+			delete(s.owner, o.hash)
+		}
+		delete(s.byUser, user)
+	}
+	for _, h := range hashes {
+		u, ok := s.owner[h]
+		if !ok {
+			continue
+		}
+		delete(s.owner, h)
+		list := s.byUser[u]
+		for i := range list {
+			if list[i].hash == h {
+				s.byUser[u] = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		if len(s.byUser[u]) == 0 {
+			delete(s.byUser, u)
+		}
+	}
 }
 
 // put caches a validated session; s.mu must be held.
@@ -507,6 +623,7 @@ func (s *Store) Destroy(ctx context.Context, token string) error {
 	// Forget again: a validation that read the file before its removal may have cached it
 	// in between; the epoch bump also stops one still in flight.
 	s.forget(hash)
+	s.untrack("", hash)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return content.Internalf(op, s.filePath(hash), err)
 	}
@@ -526,6 +643,7 @@ func (s *Store) RevokeUser(ctx context.Context, userID string) (int, error) {
 	// and again at the end, for validations that read a file before it was removed.
 	s.forgetUser(userID)
 	defer s.forgetUser(userID)
+	defer s.untrack(userID)
 	n := 0
 	err := s.scan(ctx, func(hash string, sess Session, err error) error {
 		if err != nil || sess.UserID != userID {
@@ -559,6 +677,15 @@ func (s *Store) CleanExpired(ctx context.Context) (int, error) {
 	if err := s.readOnly(op); err != nil {
 		return 0, err
 	}
+	s.idxMu.Lock()
+	defer s.idxMu.Unlock()
+	return s.cleanLocked(ctx)
+}
+
+// cleanLocked is CleanExpired with s.idxMu held, so no Create tracks a session while the folder
+// is read; it builds the per-user index if there is none, or else drops what it removed.
+func (s *Store) cleanLocked(ctx context.Context) (int, error) {
+	const op = "sessions.CleanExpired"
 	now := s.opts.Now()
 	s.mu.Lock()
 	for h, c := range s.cache {
@@ -567,9 +694,18 @@ func (s *Store) CleanExpired(ctx context.Context) (int, error) {
 		}
 	}
 	s.mu.Unlock()
+	build := s.byUser == nil && s.opts.MaxPerUser >= 0
+	byUser := map[string][]owned{}
 	n := 0
 	err := s.scan(ctx, func(hash string, sess Session, err error) error {
 		if err == nil && now.Before(sess.ExpiresAt) {
+			if build {
+				created := sess.CreatedAt
+				if created.IsZero() { // written by another system: assume the usual lifetime
+					created = sess.ExpiresAt.Add(-s.opts.Duration)
+				}
+				byUser[sess.UserID] = append(byUser[sess.UserID], owned{hash: hash, created: created, expires: sess.ExpiresAt})
+			}
 			return nil
 		}
 		if err != nil && !errors.Is(err, errMalformed) {
@@ -582,6 +718,32 @@ func (s *Store) CleanExpired(ctx context.Context) (int, error) {
 		return nil
 	})
 	s.cleanTemp()
+	switch {
+	case build && err == nil:
+		s.owner = map[string]string{}
+		for u, list := range byUser {
+			slices.SortFunc(list, func(a, b owned) int {
+				return cmp.Or(a.created.Compare(b.created), a.expires.Compare(b.expires), strings.Compare(a.hash, b.hash))
+			})
+			for _, o := range list {
+				s.owner[o.hash] = u
+			}
+		}
+		s.byUser = byUser
+	case s.byUser != nil:
+		for u, list := range s.byUser {
+			s.byUser[u] = slices.DeleteFunc(list, func(o owned) bool {
+				if now.Before(o.expires) {
+					return false
+				}
+				delete(s.owner, o.hash)
+				return true
+			})
+			if len(s.byUser[u]) == 0 {
+				delete(s.byUser, u)
+			}
+		}
+	}
 	return n, err
 }
 

@@ -493,7 +493,7 @@ func TestTokenLogValueHidesToken(t *testing.T) {
 
 func TestConcurrentCreates(t *testing.T) {
 	t.Parallel()
-	f := open(t, nil)
+	f := open(t, func(o *sessions.Options) { o.MaxPerUser = -1 }) // the cap has its own tests
 	var wg sync.WaitGroup
 	toks := make([]sessions.Token, 32)
 	for i := range toks {
@@ -557,4 +557,155 @@ func BenchmarkValidate(b *testing.B) {
 			}
 		}
 	})
+}
+
+// valid reports whether tok still validates.
+func (f *fixture) valid(t *testing.T, tok sessions.Token) bool {
+	t.Helper()
+	_, err := f.st.Validate(t.Context(), string(tok))
+	if err != nil && content.KindOf(err) != content.Unauthenticated {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// A user has at most MaxPerUser sessions: logging in once more ends the oldest one, and only
+// that user's.
+func TestSessionCapPerUser(t *testing.T) {
+	t.Parallel()
+	f := open(t, func(o *sessions.Options) { o.MaxPerUser = 3 })
+	var alice []sessions.Token
+	bob := f.create(t, "bob")
+	for range 5 {
+		alice = append(alice, f.create(t, "alice"))
+		f.clock.Advance(time.Second)
+	}
+	for i, tok := range alice {
+		if want := i >= 2; f.valid(t, tok) != want || exists(f.file(tok)) != want {
+			t.Errorf("session %d: valid %v, file %v; want %v", i, f.valid(t, tok), exists(f.file(tok)), want)
+		}
+	}
+	if !f.valid(t, bob) {
+		t.Error("another user's session ended")
+	}
+	// A session that ended by logout or expiry leaves room.
+	if err := f.st.Destroy(t.Context(), string(alice[2])); err != nil {
+		t.Fatal(err)
+	}
+	late := f.create(t, "alice")
+	if !f.valid(t, alice[3]) || !f.valid(t, alice[4]) || !f.valid(t, late) {
+		t.Error("a session ended although a logout made room")
+	}
+	f.clock.Advance(time.Hour - 3*time.Second) // alice[3] and alice[4] expire, late not yet
+	fresh := []sessions.Token{f.create(t, "alice"), f.create(t, "alice")}
+	if !f.valid(t, late) || !f.valid(t, fresh[0]) || !f.valid(t, fresh[1]) {
+		t.Error("a live session ended although expired ones made room")
+	}
+	// After revocation the count starts again.
+	if _, err := f.st.RevokeUser(t.Context(), "alice"); err != nil {
+		t.Fatal(err)
+	}
+	again := []sessions.Token{f.create(t, "alice"), f.create(t, "alice"), f.create(t, "alice")}
+	for i, tok := range again {
+		if !f.valid(t, tok) {
+			t.Errorf("session %d after revocation ended", i)
+		}
+	}
+}
+
+// The cap counts the sessions already in the folder when the store opens, oldest first, and
+// applies by default.
+func TestSessionCapCountsExistingFiles(t *testing.T) {
+	t.Parallel()
+	f := open(t, nil)
+	var old []string
+	for i := range sessions.DefaultMaxPerUser {
+		tok := fmt.Sprintf("%064x", i+1)
+		exp := f.clock.Now().Add(time.Duration(i+1) * time.Minute).Format(sessions.TimeFormat)
+		writeFile(t, f, tok, `{"id":"x`+fmt.Sprint(i)+`","userId":"alice","expiresAt":"`+exp+`"}`)
+		old = append(old, tok)
+	}
+	st, err := sessions.Open(sessions.Options{Root: f.root, Duration: time.Hour, SweepInterval: -1, NoSync: true, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	tok, _, err := st.Create(t.Context(), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists(f.file(sessions.Token(old[0]))) {
+		t.Error("the oldest existing session was kept beyond the cap")
+	}
+	for _, o := range append(old[1:], string(tok)) {
+		if _, err := st.Validate(t.Context(), o); err != nil {
+			t.Errorf("session %s… ended: %v", o[:8], err)
+		}
+	}
+}
+
+func TestSessionCapOff(t *testing.T) {
+	t.Parallel()
+	f := open(t, func(o *sessions.Options) { o.MaxPerUser = -1 })
+	var toks []sessions.Token
+	for range sessions.DefaultMaxPerUser + 5 {
+		toks = append(toks, f.create(t, "alice"))
+	}
+	for i, tok := range toks {
+		if !f.valid(t, tok) {
+			t.Errorf("session %d ended without a cap", i)
+		}
+	}
+}
+
+// Parallel logins of one user end with exactly MaxPerUser sessions, every one of them valid.
+func TestSessionCapConcurrent(t *testing.T) {
+	t.Parallel()
+	f := open(t, func(o *sessions.Options) { o.MaxPerUser = 5 })
+	toks := make([]sessions.Token, 40)
+	var wg sync.WaitGroup
+	for i := range toks {
+		wg.Go(func() {
+			tok, _, err := f.st.Create(context.Background(), "alice")
+			if err != nil {
+				t.Error(err)
+			}
+			toks[i] = tok
+		})
+	}
+	wg.Wait()
+	ents, err := os.ReadDir(filepath.Join(f.dir, ".sessions"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := 0
+	for _, tok := range toks {
+		if f.valid(t, tok) {
+			live++
+		}
+	}
+	if len(ents) != 5 || live != 5 {
+		t.Errorf("%d files and %d valid tokens, want 5 of each", len(ents), live)
+	}
+}
+
+// Opening a writable store sweeps expired sessions at once, not only after the first interval.
+func TestSweepAtStartUp(t *testing.T) {
+	t.Parallel()
+	f := open(t, nil)
+	expired := writeFile(t, f, strings.Repeat("1a", 32), `{"id":"x","userId":"a","expiresAt":"2026-06-01T11:00:00.000Z"}`)
+	live := writeFile(t, f, strings.Repeat("2b", 32), `{"id":"y","userId":"a","expiresAt":"2026-06-01T13:00:00.000Z"}`)
+	st, err := sessions.Open(sessions.Options{Root: f.root, SweepInterval: time.Hour, NoSync: true, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil { // waits for the start-up sweep
+		t.Fatal(err)
+	}
+	if exists(expired) {
+		t.Error("start-up sweep kept the expired session")
+	}
+	if !exists(live) {
+		t.Error("start-up sweep removed a live session")
+	}
 }

@@ -61,12 +61,18 @@ type RoleSource interface {
 	Role(handle string) (*content.Role, error)
 }
 
-// Limits bound failed logins within a sliding window. Zero fields take the defaults.
+// Limits bound failed logins within a sliding window; only failures count. Zero fields take the
+// defaults. A client address is an IPv4 address or an IPv6 /64 ([web.ClientAddress]).
 type Limits struct {
-	PerEmail   int           // failures per normalised email (default 5)
-	PerAddress int           // failures per client address (default 20)
+	PerEmail   int // failures per normalised email from one client address, then 429 (default 5)
+	PerAddress int // failures per client address, all emails, then 429 (default 20)
+	// PerAccount failures per email from any addresses slow its logins down: each waits Backoff
+	// after the last failure, doubling per further PerAccount failures up to 8×. Nobody is
+	// refused for them, so failures elsewhere never lock out the right password (default 20, 1s).
+	PerAccount int
+	Backoff    time.Duration
 	Window     time.Duration // default 15 minutes
-	MaxKeys    int           // emails and addresses tracked each, oldest evicted (default 10000)
+	MaxKeys    int           // keys tracked per counter, least recently used evicted (default 10000)
 }
 
 // Deps are the inputs of the group.
@@ -82,6 +88,9 @@ type Deps struct {
 	Limits        Limits
 	Log           *slog.Logger
 	Now           func() time.Time
+	// Sleep waits d or until ctx ends (the login backoff); nil uses a timer. Tests inject one
+	// that advances their clock.
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // maxLoginBody bounds the login request body.
@@ -120,7 +129,10 @@ func New(d Deps) (http.Handler, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	a := &api{Deps: d, limiter: newLimiter(d.Limits)}
+	if d.Sleep == nil {
+		d.Sleep = sleepCtx
+	}
+	a := &api{Deps: d, limiter: newLimiter(d.Limits, d.Now, d.Sleep)}
 	rt := web.NewRouter()
 	rt.HandleFunc("POST /api/auth/login", a.login)
 	rt.HandleFunc("POST /api/auth/logout", a.logout)

@@ -18,7 +18,9 @@ import (
 func benchEnv(b *testing.B) (*authtest.Env, http.Handler) {
 	env := authtest.New(b, contenttest.WriteSite(b, site))
 	env.AddUser(b, "alice", "admin")
-	h := env.Handler(b, func(d *auth.Deps) { d.Limits = auth.Limits{PerEmail: 1 << 30, PerAddress: 1 << 30} })
+	h := env.Handler(b, func(d *auth.Deps) {
+		d.Limits = auth.Limits{PerEmail: 1 << 30, PerAddress: 1 << 30, PerAccount: 1 << 30}
+	})
 	return env, h
 }
 

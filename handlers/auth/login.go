@@ -1,8 +1,8 @@
 package auth
 
 import (
+	"context"
 	"encoding/json"
-	"net"
 	"net/http"
 	"strings"
 
@@ -60,18 +60,11 @@ func parseLogin(body []byte) (email, pw string, err error) {
 	return email, pw, nil
 }
 
-// clientAddress is the host part of the connection's remote address. Forwarding headers are not
-// trusted: anyone can send them. (On Lambda the adapter sets RemoteAddr from the source IP.)
-func clientAddress(r *http.Request) string {
-	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
-		return host
-	}
-	return r.RemoteAddr
-}
-
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.Contains(strings.ToLower(ct), "json") {
-		return &web.Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE", Message: "Request body must be JSON (Content-Type: application/json)"}
+	// Required, not just checked when present: a login CSRF (signing the victim into the
+	// attacker's account) would otherwise need no preflight.
+	if err := web.RequireJSON(r); err != nil {
+		return err
 	}
 	body, err := web.ReadBody(w, r, maxLoginBody)
 	if err != nil {
@@ -81,21 +74,10 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	email = strings.ToLower(email)
-	t, err := a.limiter.begin(email, clientAddress(r), a.Now())
+	u, err := a.checkPassword(r.Context(), strings.ToLower(email), pw, web.ClientAddress(r))
 	if err != nil {
 		return err
 	}
-	u, err := a.Credentials.Validate(r.Context(), email, pw)
-	if err != nil {
-		if content.KindOf(err) != content.Unauthenticated {
-			a.limiter.cancel(t)
-			return err
-		}
-		// Whatever the driver said, unknown email and wrong password read the same.
-		return content.Unauthenticatedf("auth.login", "Invalid credentials")
-	}
-	a.limiter.succeeded(t)
 	tok, sess, err := a.Sessions.Create(r.Context(), u.ID)
 	if err != nil {
 		return err
@@ -109,6 +91,28 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 			LastLogin: sess.CreatedAt.UTC().Format(sessions.TimeFormat)},
 	})
 	return nil
+}
+
+// checkPassword validates the credentials when the limiter lets the attempt go, and tells the
+// limiter the outcome, also when the driver panics.
+func (a *api) checkPassword(ctx context.Context, email, pw, address string) (*content.User, error) {
+	t, err := a.limiter.begin(ctx, email, address)
+	if err != nil {
+		return nil, err
+	}
+	o := aborted
+	defer func() { a.limiter.done(t, o) }()
+	u, err := a.Credentials.Validate(ctx, email, pw)
+	switch {
+	case err == nil:
+		o = succeeded
+		return u, nil
+	case content.KindOf(err) == content.Unauthenticated:
+		o = failed
+		// Whatever the driver said, unknown email and wrong password read the same.
+		return nil, content.Unauthenticatedf("auth.login", "Invalid credentials")
+	}
+	return nil, err
 }
 
 func nonNil(s []string) []string {

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"container/list"
+	"context"
 	"math"
 	"net/http"
 	"strconv"
@@ -15,22 +16,51 @@ import (
 const (
 	DefaultPerEmail   = 5
 	DefaultPerAddress = 20
+	DefaultPerAccount = 20
+	DefaultBackoff    = time.Second
 	DefaultWindow     = 15 * time.Minute
 	DefaultMaxKeys    = 10000
 	maxKeyLen         = 320 // longest email address; longer keys are cut so memory stays bounded
+
+	// maxBackoffDoublings bounds the account backoff at Backoff×8.
+	maxBackoffDoublings = 3
+	// checksPerAddress bounds password checks running at once for one client address, so
+	// parallel guesses at many accounts cannot overshoot PerAddress by more than this.
+	checksPerAddress = 4
+	// maxPendingPerAddress bounds the attempts of one client address that wait or run; more
+	// are refused with 429. It is the only bound on the per-account queues.
+	maxPendingPerAddress = 128
 )
 
-// limiter counts failed logins per email and per client address in a sliding window. An attempt
-// reserves a slot before the password is checked, so parallel guesses cannot slip past the limit;
-// a successful attempt gives its slot back and clears the email's failures.
+// limiter decides when a login attempt may check its password. Only failures count, so a correct
+// password never uses up a limit and attempts in flight reserve nothing:
+//
+//   - PerEmail failures for one email from one client address, or PerAddress failures from one
+//     address for any emails, refuse further attempts from that address with 429 until the
+//     oldest failure leaves the window. Failures from other addresses do not lock anyone out.
+//   - Attempts for one email check their password one at a time, in arrival order, attempts from
+//     addresses without failures for that email first; the counts are re-read when an attempt's
+//     turn comes, so parallel guesses cannot slip past them.
+//   - Once an email has PerAccount failures in the window, from any addresses, each attempt for it
+//     waits until Backoff after the last failure (doubling per further PerAccount failures, up to
+//     8×). That bounds the guessing rate of many addresses together without refusing anyone.
 type limiter struct {
+	perAccount int
+	backoff    time.Duration
+	window     time.Duration
+	now        func() time.Time
+	sleep      func(context.Context, time.Duration) error
+
 	mu      sync.Mutex
-	window  time.Duration
-	email   *counter
-	address *counter
+	pair    *counter // failures per email and address
+	address *counter // failures per address
+	account *counter // failures per email, from any address
+	pending map[string]int
+	emails  map[string]*gate // one check at a time per email
+	addrs   map[string]*gate // checksPerAddress checks at a time per address
 }
 
-// counter tracks attempt times per key, evicting the least recently used key beyond max.
+// counter tracks failure times per key, evicting the least recently used key beyond max.
 type counter struct {
 	limit int
 	max   int
@@ -43,12 +73,18 @@ type attempts struct {
 	times []time.Time // oldest first, at most limit long
 }
 
-func newLimiter(l Limits) *limiter {
+func newLimiter(l Limits, now func() time.Time, sleep func(context.Context, time.Duration) error) *limiter {
 	if l.PerEmail <= 0 {
 		l.PerEmail = DefaultPerEmail
 	}
 	if l.PerAddress <= 0 {
 		l.PerAddress = DefaultPerAddress
+	}
+	if l.PerAccount <= 0 {
+		l.PerAccount = DefaultPerAccount
+	}
+	if l.Backoff <= 0 {
+		l.Backoff = DefaultBackoff
 	}
 	if l.Window <= 0 {
 		l.Window = DefaultWindow
@@ -56,7 +92,17 @@ func newLimiter(l Limits) *limiter {
 	if l.MaxKeys <= 0 {
 		l.MaxKeys = DefaultMaxKeys
 	}
-	return &limiter{window: l.Window, email: newCounter(l.PerEmail, l.MaxKeys), address: newCounter(l.PerAddress, l.MaxKeys)}
+	// The account counter keeps enough failures to tell every backoff step apart.
+	accountLimit := l.PerAccount * (maxBackoffDoublings + 1)
+	if accountLimit/(maxBackoffDoublings+1) != l.PerAccount { // overflow: a limit so high it never applies
+		accountLimit = math.MaxInt
+	}
+	return &limiter{
+		perAccount: l.PerAccount, backoff: l.Backoff, window: l.Window, now: now, sleep: sleep,
+		pair: newCounter(l.PerEmail, l.MaxKeys), address: newCounter(l.PerAddress, l.MaxKeys),
+		account: newCounter(accountLimit, l.MaxKeys),
+		pending: map[string]int{}, emails: map[string]*gate{}, addrs: map[string]*gate{},
+	}
 }
 
 func newCounter(limit, max int) *counter {
@@ -118,25 +164,6 @@ func (c *counter) add(key string, t time.Time) {
 	c.keys[key] = c.lru.PushFront(&attempts{key: key, times: []time.Time{t}})
 }
 
-// drop removes one attempt made at t from key.
-func (c *counter) drop(key string, t time.Time) {
-	e, ok := c.keys[key]
-	if !ok {
-		return
-	}
-	a := e.Value.(*attempts)
-	for i := len(a.times) - 1; i >= 0; i-- {
-		if a.times[i].Equal(t) {
-			a.times = append(a.times[:i], a.times[i+1:]...)
-			break
-		}
-	}
-	if len(a.times) == 0 {
-		c.lru.Remove(e)
-		delete(c.keys, key)
-	}
-}
-
 func (c *counter) reset(key string) {
 	if e, ok := c.keys[key]; ok {
 		c.lru.Remove(e)
@@ -144,45 +171,195 @@ func (c *counter) reset(key string) {
 	}
 }
 
-// ticket is one reserved attempt.
-type ticket struct {
-	email, address string
-	at             time.Time
+// gate is a semaphore whose waiters are served in order, those of queue 0 before those of
+// queue 1. A gate exists only while it is held or waited for.
+type gate struct {
+	size, free int
+	queues     [2][]*waiter
 }
 
-// begin reserves an attempt, or returns a 429 error when either key is over its limit.
-func (l *limiter) begin(email, address string, now time.Time) (ticket, error) {
-	email, address = cut(email), cut(address)
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	wait := max(l.email.wait(email, now, l.window), l.address.wait(address, now, l.window))
-	if wait > 0 {
-		secs := int(math.Ceil(wait.Seconds()))
-		if secs < 1 {
-			secs = 1
-		}
-		return ticket{}, &web.Error{Status: http.StatusTooManyRequests, Code: "RATE_LIMITED",
-			Message: "Too many login attempts. Try again shortly.",
-			Header:  http.Header{"Retry-After": {strconv.Itoa(secs)}}}
+type waiter struct {
+	ready   chan struct{}
+	granted bool
+}
+
+// acquire takes a slot of the gate named key, waiting in queue prio if none is free. l.mu must
+// be held; it is released while waiting and held again on return.
+func (l *limiter) acquire(ctx context.Context, gates map[string]*gate, key string, size, prio int) error {
+	g := gates[key]
+	if g == nil {
+		g = &gate{size: size, free: size}
+		gates[key] = g
 	}
-	l.email.add(email, now)
-	l.address.add(address, now)
-	return ticket{email: email, address: address, at: now}, nil
+	if g.free > 0 {
+		g.free--
+		return nil
+	}
+	w := &waiter{ready: make(chan struct{})}
+	g.queues[prio] = append(g.queues[prio], w)
+	l.mu.Unlock()
+	select {
+	case <-w.ready:
+		l.mu.Lock()
+		return nil
+	case <-ctx.Done():
+		l.mu.Lock()
+		if w.granted { // granted just as the client left: pass the slot on
+			l.release(gates, key)
+		} else {
+			q := g.queues[prio]
+			for i := range q {
+				if q[i] == w {
+					g.queues[prio] = append(q[:i:i], q[i+1:]...)
+					break
+				}
+			}
+		}
+		return ctx.Err()
+	}
 }
 
-// succeeded clears the email's failures and gives the address its slot back.
-func (l *limiter) succeeded(t ticket) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.email.reset(t.email)
-	l.address.drop(t.address, t.at)
+// release hands the slot to the next waiter, or frees it. l.mu must be held.
+func (l *limiter) release(gates map[string]*gate, key string) {
+	g := gates[key]
+	for p := range g.queues {
+		if q := g.queues[p]; len(q) > 0 {
+			w := q[0]
+			q[0] = nil
+			g.queues[p] = q[1:]
+			w.granted = true
+			close(w.ready)
+			return
+		}
+	}
+	if g.free++; g.free == g.size {
+		delete(gates, key)
+	}
 }
 
-// cancel gives back a reservation for an attempt that neither failed nor succeeded (an
-// internal error).
-func (l *limiter) cancel(t ticket) {
+// ticket is an attempt allowed to check its password; pass it to done.
+type ticket struct {
+	email, address, pair string
+}
+
+// outcome is what a password check found.
+type outcome int
+
+const (
+	aborted   outcome = iota // neither: an internal error or the client went away
+	failed                   // wrong password or unknown email
+	succeeded                // correct password
+)
+
+func rateLimited(wait time.Duration) error {
+	secs := max(int(math.Ceil(wait.Seconds())), 1)
+	return &web.Error{Status: http.StatusTooManyRequests, Code: "RATE_LIMITED",
+		Message: "Too many login attempts. Try again shortly.",
+		Header:  http.Header{"Retry-After": {strconv.Itoa(secs)}}}
+}
+
+// refusal returns the 429 for an address over one of its limits, or nil. l.mu must be held.
+func (l *limiter) refusal(t ticket, now time.Time) error {
+	if wait := max(l.pair.wait(t.pair, now, l.window), l.address.wait(t.address, now, l.window)); wait > 0 {
+		return rateLimited(wait)
+	}
+	return nil
+}
+
+// accountWait returns how long an attempt for email must still wait under the account backoff.
+func (l *limiter) accountWait(email string, now time.Time) time.Duration {
+	a := l.account.get(email, now, l.window)
+	if a == nil || len(a.times) < l.perAccount {
+		return 0
+	}
+	steps := min((len(a.times)-l.perAccount)/l.perAccount, maxBackoffDoublings)
+	return a.times[len(a.times)-1].Add(l.backoff << steps).Sub(now)
+}
+
+// begin waits for the attempt's turn and returns its ticket, or a 429 when the address is over a
+// limit, or the context's error when the client goes away.
+func (l *limiter) begin(ctx context.Context, email, address string) (ticket, error) {
+	email, address = cut(email), cut(address)
+	t := ticket{email: email, address: address, pair: email + "\x00" + address}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.email.drop(t.email, t.at)
-	l.address.drop(t.address, t.at)
+	if err := l.refusal(t, l.now()); err != nil {
+		return ticket{}, err
+	}
+	if l.pending[address] >= maxPendingPerAddress {
+		return ticket{}, rateLimited(time.Second)
+	}
+	l.pending[address]++
+	prio := 0
+	if l.pair.get(t.pair, l.now(), l.window) != nil {
+		prio = 1 // this address has failed for this email: others go first
+	}
+	if err := l.acquire(ctx, l.emails, email, 1, prio); err != nil {
+		l.unpend(address)
+		return ticket{}, err
+	}
+	for {
+		wait := l.accountWait(email, l.now())
+		if wait <= 0 {
+			break
+		}
+		l.mu.Unlock()
+		err := l.sleep(ctx, wait)
+		l.mu.Lock()
+		if err != nil {
+			l.release(l.emails, email)
+			l.unpend(address)
+			return ticket{}, err
+		}
+	}
+	if err := l.acquire(ctx, l.addrs, address, checksPerAddress, 0); err != nil {
+		l.release(l.emails, email)
+		l.unpend(address)
+		return ticket{}, err
+	}
+	// Failures may have been counted while this attempt waited.
+	if err := l.refusal(t, l.now()); err != nil {
+		l.finish(t)
+		return ticket{}, err
+	}
+	return t, nil
+}
+
+// done records the outcome of a check and lets the next attempt go.
+func (l *limiter) done(t ticket, o outcome) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	switch now := l.now(); o {
+	case failed:
+		l.pair.add(t.pair, now)
+		l.address.add(t.address, now)
+		l.account.add(t.email, now)
+	case succeeded:
+		l.pair.reset(t.pair) // the failures of this address were typos
+	}
+	l.finish(t)
+}
+
+func (l *limiter) finish(t ticket) {
+	l.release(l.addrs, t.address)
+	l.release(l.emails, t.email)
+	l.unpend(t.address)
+}
+
+func (l *limiter) unpend(address string) {
+	if l.pending[address]--; l.pending[address] <= 0 {
+		delete(l.pending, address)
+	}
+}
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

@@ -1,9 +1,7 @@
 package forms
 
 import (
-	"net"
 	"net/http"
-	"net/netip"
 	"strconv"
 	"sync"
 	"time"
@@ -87,25 +85,4 @@ func rateLimited(retry time.Duration) error {
 	return &web.Error{Status: http.StatusTooManyRequests, Code: "RATE_LIMITED",
 		Message: "Too many form submissions. Try again shortly.",
 		Header:  http.Header{"Retry-After": {strconv.Itoa(secs)}}}
-}
-
-// clientAddress is the rate-limit key of the request's client: its IP address, or for IPv6 its
-// /64 network, which one client usually holds whole. Forwarding headers are not trusted: without
-// a configured proxy anyone can write them.
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	ip = ip.Unmap()
-	if ip.Is6() {
-		if p, err := ip.Prefix(64); err == nil {
-			return p.String()
-		}
-	}
-	return ip.String()
 }

@@ -2,7 +2,6 @@ package forms
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -60,23 +59,6 @@ func TestRateLimitedRetryAfter(t *testing.T) {
 	for d, want := range map[time.Duration]string{0: "1", 500 * time.Millisecond: "1", time.Second: "1", 1500 * time.Millisecond: "2", time.Minute: "60"} {
 		if got := rateLimited(d); got.(*web.Error).Header.Get("Retry-After") != want {
 			t.Errorf("Retry-After for %v = %q, want %s", d, got.(*web.Error).Header.Get("Retry-After"), want)
-		}
-	}
-}
-
-func TestClientAddress(t *testing.T) {
-	t.Parallel()
-	for addr, want := range map[string]string{
-		"192.0.2.1:1234":         "192.0.2.1",
-		"[2001:db8:1:2:3::4]:80": "2001:db8:1:2::/64",
-		"[::ffff:192.0.2.7]:1":   "192.0.2.7",
-		"not-an-address":         "not-an-address",
-		"[fe80::1%eth0]:1":       "fe80::/64",
-	} {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.RemoteAddr = addr
-		if got := clientAddress(r); got != want {
-			t.Errorf("clientAddress(%q) = %q, want %q", addr, got, want)
 		}
 	}
 }

@@ -37,7 +37,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := a.Now()
 	if a.limiter != nil {
-		if ok, retry := a.limiter.allow(handle+"\x00"+clientAddress(r), now); !ok {
+		if ok, retry := a.limiter.allow(handle+"\x00"+web.ClientAddress(r), now); !ok {
 			return a.failed(w, r, browser, f, rateLimited(retry))
 		}
 	}

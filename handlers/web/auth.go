@@ -1,7 +1,10 @@
 package web
 
 import (
+	"mime"
+	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -53,22 +56,97 @@ func SafeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
 }
 
-// SameOrigin reports whether a state-changing request comes from this site: Origin must match the
-// request's own scheme and host, or, when Origin is absent, Referer must. Safe methods always pass.
+// SameOrigin reports whether a state-changing request comes from this site. Safe methods always
+// pass. Otherwise the browser's Sec-Fetch-Site, when sent, must be "same-origin", and the Origin
+// (or, only when there is no Origin, the Referer) must equal the request's own origin: scheme,
+// host and port. "Origin: null" (sandboxed frames, data: URLs, some redirects) never passes.
+//
+// The request's scheme is https over TLS, or when a TLS-terminating proxy says so in
+// X-Forwarded-Proto (its first value: the hop the browser spoke to); otherwise http. A page
+// cannot set that header on a cross-origin request without a CORS preflight, which this server
+// never grants, so trusting it here helps no attacker. When no proxy says, but the browser
+// vouches with Sec-Fetch-Site: same-origin, the Origin's scheme is taken as the request's.
 func SameOrigin(r *http.Request) bool {
 	if SafeMethod(r.Method) {
 		return true
 	}
+	fetchSite := r.Header.Get("Sec-Fetch-Site")
+	if fetchSite != "" && fetchSite != "same-origin" {
+		return false
+	}
 	src := r.Header.Get("Origin")
-	if src == "" || src == "null" {
-		src = r.Header.Get("Referer")
+	if src == "null" {
+		return false
 	}
 	if src == "" {
-		return false
+		src = r.Header.Get("Referer")
 	}
 	u, err := url.Parse(src)
-	if err != nil || u.Host == "" {
+	if src == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
 		return false
 	}
-	return strings.EqualFold(u.Host, r.Host)
+	scheme, known := requestScheme(r)
+	if !known && fetchSite == "same-origin" {
+		scheme = u.Scheme
+	}
+	return u.Scheme == scheme && strings.EqualFold(hostPort(u.Host, u.Scheme), hostPort(r.Host, scheme))
+}
+
+// requestScheme returns the scheme the client used and whether the server knows it.
+func requestScheme(r *http.Request) (string, bool) {
+	if r.TLS != nil {
+		return "https", true
+	}
+	if p, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ","); p != "" {
+		if p = strings.ToLower(strings.TrimSpace(p)); p == "https" || p == "http" {
+			return p, true
+		}
+	}
+	return "http", false
+}
+
+// hostPort returns host with the scheme's default port added when it has none.
+func hostPort(host, scheme string) string {
+	if _, _, err := net.SplitHostPort(host); err == nil {
+		return host
+	}
+	port := "80"
+	if scheme == "https" {
+		port = "443"
+	}
+	return net.JoinHostPort(strings.Trim(host, "[]"), port)
+}
+
+// RequireJSON refuses a request body that is not declared as JSON (application/json or a
+// +json type). Besides saying what the body is, it is a CSRF defence: a cross-site form post or
+// a fetch without preflight can only send no type, text/plain, urlencoded or multipart.
+func RequireJSON(r *http.Request) error {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err == nil && (mt == "application/json" || strings.HasSuffix(mt, "+json")) {
+		return nil
+	}
+	return &Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
+		Message: "Request body must be JSON (Content-Type: application/json)"}
+}
+
+// ClientAddress is the rate-limit key of the request's client: its IP address, or for IPv6 its
+// /64 network, which one client usually holds whole. Forwarding headers are not trusted: without
+// a configured proxy anyone can write them. (On Lambda the adapter sets RemoteAddr from the
+// source IP.)
+func ClientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	ip = ip.Unmap()
+	if ip.Is6() {
+		if p, err := ip.Prefix(64); err == nil {
+			return p.String()
+		}
+	}
+	return ip.String()
 }

@@ -219,8 +219,8 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 	if limit <= 0 {
 		limit = DefaultBodyLimit
 	}
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.Contains(strings.ToLower(ct), "json") {
-		return &Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE", Message: "Request body must be JSON (Content-Type: application/json)"}
+	if err := RequireJSON(r); err != nil {
+		return err
 	}
 	body, err := ReadBody(w, r, limit)
 	if err != nil {

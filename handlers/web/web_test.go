@@ -138,27 +138,137 @@ func TestDecodeJSON(t *testing.T) {
 func TestSameOrigin(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
-		method, origin, referer string
-		want                    bool
+		name   string
+		method string
+		url    string      // the request's own URL: https:// gives it a TLS connection
+		header http.Header // Origin, Referer, X-Forwarded-Proto, Sec-Fetch-Site
+		want   bool
 	}{
-		{"GET", "", "", true},
-		{"POST", "http://example.com", "", true},
-		{"POST", "https://evil.test", "", false},
-		{"POST", "", "http://example.com/cp/entries", true},
-		{"POST", "", "http://evil.test/x", false},
-		{"POST", "", "", false},
-		{"DELETE", "null", "", false},
+		{"GET needs nothing", "GET", "http://example.com/api/x", nil, true},
+		{"same origin", "POST", "http://example.com/api/x", http.Header{"Origin": {"http://example.com"}}, true},
+		{"host case", "POST", "http://example.com/api/x", http.Header{"Origin": {"http://EXAMPLE.com"}}, true},
+		{"other host", "POST", "http://example.com/api/x", http.Header{"Origin": {"https://evil.test"}}, false},
+		{"same-origin Referer", "POST", "http://example.com/api/x", http.Header{"Referer": {"http://example.com/cp/entries"}}, true},
+		{"cross-site Referer", "POST", "http://example.com/api/x", http.Header{"Referer": {"http://evil.test/x"}}, false},
+		{"neither", "POST", "http://example.com/api/x", nil, false},
+		{"null", "DELETE", "http://example.com/api/x", http.Header{"Origin": {"null"}}, false},
+		{"null with a same-origin Referer", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"null"}, "Referer": {"http://example.com/cp/entries"}}, false},
+		{"garbage", "POST", "http://example.com/api/x", http.Header{"Origin": {"example.com"}}, false},
+		{"user info", "POST", "http://example.com/api/x", http.Header{"Referer": {"http://evil@example.com/"}}, false},
+
+		// The scheme is part of the origin.
+		{"https page to a plain server", "POST", "http://example.com/api/x", http.Header{"Origin": {"https://example.com"}}, false},
+		{"http page to a TLS server", "POST", "https://example.com/api/x", http.Header{"Origin": {"http://example.com"}}, false},
+		{"https to TLS", "POST", "https://example.com/api/x", http.Header{"Origin": {"https://example.com"}}, true},
+		{"http Referer to TLS", "POST", "https://example.com/api/x", http.Header{"Referer": {"http://example.com/cp"}}, false},
+		{"behind a TLS proxy", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"https://example.com"}, "X-Forwarded-Proto": {"https"}}, true},
+		{"http page behind a TLS proxy", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"http://example.com"}, "X-Forwarded-Proto": {"https"}}, false},
+		{"first proxy wins", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"http://example.com"}, "X-Forwarded-Proto": {"https, http"}}, false},
+
+		// So is the port, with the scheme's default when it is left out.
+		{"same port", "POST", "http://localhost:3000/api/x", http.Header{"Origin": {"http://localhost:3000"}}, true},
+		{"other port", "POST", "http://localhost:3000/api/x", http.Header{"Origin": {"http://localhost:3001"}}, false},
+		{"no port in Origin", "POST", "http://localhost:3000/api/x", http.Header{"Origin": {"http://localhost"}}, false},
+		{"explicit default port", "POST", "http://example.com:80/api/x", http.Header{"Origin": {"http://example.com"}}, true},
+		{"explicit 443", "POST", "https://example.com/api/x", http.Header{"Origin": {"https://example.com:443"}}, true},
+		{"443 over plain http", "POST", "http://example.com/api/x", http.Header{"Origin": {"http://example.com:443"}}, false},
+		{"IPv6", "POST", "http://[::1]:3000/api/x", http.Header{"Origin": {"http://[::1]:3000"}}, true},
+
+		// A browser's Sec-Fetch-Site is authoritative when present.
+		{"cross-site fetch with a matching Origin", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"http://example.com"}, "Sec-Fetch-Site": {"cross-site"}}, false},
+		{"same-site fetch", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"http://example.com"}, "Sec-Fetch-Site": {"same-site"}}, false},
+		{"same-origin fetch", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"http://example.com"}, "Sec-Fetch-Site": {"same-origin"}}, true},
+		{"same-origin fetch through a proxy that hides the scheme", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"https://example.com"}, "Sec-Fetch-Site": {"same-origin"}}, true},
+		{"same-origin fetch, other host", "POST", "http://example.com/api/x",
+			http.Header{"Origin": {"https://evil.test"}, "Sec-Fetch-Site": {"same-origin"}}, false},
+		{"same-origin fetch, scheme known to differ", "POST", "https://example.com/api/x",
+			http.Header{"Origin": {"http://example.com"}, "Sec-Fetch-Site": {"same-origin"}}, false},
 	}
 	for _, tt := range tests {
-		r := httptest.NewRequest(tt.method, "http://example.com/api/x", nil)
-		if tt.origin != "" {
-			r.Header.Set("Origin", tt.origin)
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest(tt.method, tt.url, nil)
+			for k, vs := range tt.header {
+				r.Header[k] = vs
+			}
+			if got := web.SameOrigin(r); got != tt.want {
+				t.Errorf("%s %s %v: %v, want %v", tt.method, tt.url, tt.header, got, tt.want)
+			}
+		})
+	}
+}
+
+// JSON bodies must say so: a request without Content-Type, or with a type a cross-site form or
+// a fetch without preflight can send, never reaches the decoder.
+func TestDecodeJSONContentType(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		ct     []string // nil: no header
+		status int
+	}{
+		{[]string{"application/json"}, 200},
+		{[]string{"application/json; charset=utf-8"}, 200},
+		{[]string{"Application/JSON"}, 200},
+		{[]string{"application/merge-patch+json"}, 200},
+		{nil, 415},
+		{[]string{""}, 415},
+		{[]string{"text/plain"}, 415},
+		{[]string{"text/plain; charset=json"}, 415},
+		{[]string{"multipart/form-data; boundary=json"}, 415},
+		{[]string{"application/x-www-form-urlencoded"}, 415},
+		{[]string{"application/jsonp"}, 415},
+		{[]string{"application/json; ="}, 415},
+	}
+	h := web.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		var v map[string]any
+		if err := web.DecodeJSON(w, r, 1024, &v); err != nil {
+			return err
 		}
-		if tt.referer != "" {
-			r.Header.Set("Referer", tt.referer)
+		web.WriteJSON(w, 200, v)
+		return nil
+	})
+	for _, tt := range tests {
+		r := httptest.NewRequest("POST", "/", strings.NewReader(`{"name":"x"}`))
+		if tt.ct != nil {
+			r.Header["Content-Type"] = tt.ct
 		}
-		if got := web.SameOrigin(r); got != tt.want {
-			t.Errorf("%s origin=%q referer=%q: %v, want %v", tt.method, tt.origin, tt.referer, got, tt.want)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tt.status {
+			t.Errorf("Content-Type %q: status %d, want %d: %s", tt.ct, w.Code, tt.status, w.Body)
+			continue
+		}
+		if tt.status == 415 {
+			if e := webtest.DecodeError(t, w); e.Error.Code != "UNSUPPORTED_MEDIA_TYPE" {
+				t.Errorf("Content-Type %q: code %s", tt.ct, e.Error.Code)
+			}
+		}
+	}
+}
+
+func TestClientAddress(t *testing.T) {
+	t.Parallel()
+	for addr, want := range map[string]string{
+		"192.0.2.1:1234":            "192.0.2.1",
+		"[2001:db8:1:2:3::4]:80":    "2001:db8:1:2::/64",
+		"[2001:db8:1:2:ffff::9]:80": "2001:db8:1:2::/64",
+		"[::ffff:192.0.2.7]:1":      "192.0.2.7",
+		"not-an-address":            "not-an-address",
+		"[fe80::1%eth0]:1":          "fe80::/64",
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = addr
+		r.Header.Set("X-Forwarded-For", "203.0.113.9") // not trusted
+		if got := web.ClientAddress(r); got != want {
+			t.Errorf("ClientAddress(%q) = %q, want %q", addr, got, want)
 		}
 	}
 }
