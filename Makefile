@@ -6,6 +6,9 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 10s
 GOARCH_LAMBDA ?= arm64
+# make lambda writes every group's function into LAMBDA_DIST; LAMBDA_GROUPS=health builds one.
+LAMBDA_DIST ?= dist/lambda
+LAMBDA_GROUPS ?= $(patsubst runtime/lambda/%/main.go,%,$(wildcard runtime/lambda/*/main.go))
 
 .PHONY: help dev test build lint bench fuzz generate tidy lambda hooks
 
@@ -23,11 +26,11 @@ test: ## run every test with the race detector
 	@# Under -race the hook tests run guests on wazero's interpreter; run them once more compiled.
 	$(GO) test -shuffle=on -timeout 4m ./wasmhooks/...
 
-lambda: ## build each group's Lambda function: dist/lambda/<group>/bootstrap and <group>.zip (linux/$(GOARCH_LAMBDA))
-	rm -rf dist/lambda && mkdir -p dist/lambda
+lambda: ## build each group's Lambda function: dist/lambda/<group>/bootstrap and <group>.zip (linux/arm64)
+	rm -rf '$(LAMBDA_DIST)' && mkdir -p '$(LAMBDA_DIST)'
 	GOOS=linux GOARCH=$(GOARCH_LAMBDA) CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' \
-	  -o dist/lambda/ $(patsubst %/main.go,./%,$(wildcard runtime/lambda/*/main.go))
-	$(GO) run ./runtime/lambda/internal/zipper dist/lambda
+	  -o '$(LAMBDA_DIST)/' $(addprefix ./runtime/lambda/,$(LAMBDA_GROUPS))
+	$(GO) run ./runtime/lambda/internal/zipper '$(LAMBDA_DIST)'
 
 lint: ## gofmt check, go vet, staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^wasmhooks/testdata/')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
