@@ -5,7 +5,16 @@ GO ?= go
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 10s
+# make lambda builds for linux/arm64; GOARCH=amd64 (command line or environment, or the older
+# alias GOARCH_LAMBDA=amd64) builds x86-64 functions. LAMBDA_ARCHITECTURE is the template's name.
+ifneq ($(filter command line environment,$(origin GOARCH)),)
+GOARCH_LAMBDA ?= $(GOARCH)
+endif
 GOARCH_LAMBDA ?= arm64
+LAMBDA_ARCHITECTURE = $(if $(filter amd64,$(GOARCH_LAMBDA)),x86_64,$(GOARCH_LAMBDA))
+# make lambda writes every group's function into LAMBDA_DIST; LAMBDA_GROUPS=health builds one.
+LAMBDA_DIST ?= dist/lambda
+LAMBDA_GROUPS ?= $(patsubst runtime/lambda/%/main.go,%,$(wildcard runtime/lambda/*/main.go))
 
 .PHONY: help dev test build lint bench fuzz generate tidy lambda hooks
 
@@ -23,11 +32,15 @@ test: ## run every test with the race detector
 	@# Under -race the hook tests run guests on wazero's interpreter; run them once more compiled.
 	$(GO) test -shuffle=on -timeout 4m ./wasmhooks/...
 
-lambda: ## build each group's Lambda function: dist/lambda/<group>/bootstrap and <group>.zip (linux/$(GOARCH_LAMBDA))
-	rm -rf dist/lambda && mkdir -p dist/lambda
+lambda: ## build each group's Lambda function: dist/lambda/<group>/bootstrap and <group>.zip (linux/arm64; GOARCH=amd64 for x86-64)
+	@case '$(GOARCH_LAMBDA)' in arm64|amd64) ;; *) echo "make lambda: GOARCH must be arm64 or amd64 (the architectures Lambda runs), not '$(GOARCH_LAMBDA)'" >&2; exit 2;; esac
+	rm -rf '$(LAMBDA_DIST)' && mkdir -p '$(LAMBDA_DIST)'
 	GOOS=linux GOARCH=$(GOARCH_LAMBDA) CGO_ENABLED=0 $(GO) build -tags lambda.norpc -trimpath -ldflags '-s -w' \
-	  -o dist/lambda/ $(patsubst %/main.go,./%,$(wildcard runtime/lambda/*/main.go))
-	$(GO) run ./runtime/lambda/internal/zipper dist/lambda
+	  -o '$(LAMBDA_DIST)/' $(addprefix ./runtime/lambda/,$(LAMBDA_GROUPS))
+	@# The packager runs here, so it is built for this machine whatever GOARCH says.
+	GOOS= GOARCH= $(GO) run ./runtime/lambda/internal/zipper '$(LAMBDA_DIST)'
+	@echo '$(LAMBDA_ARCHITECTURE)' > '$(LAMBDA_DIST)/architecture.txt'
+	@echo "make lambda: built for linux/$(GOARCH_LAMBDA); deploy with the template parameter Architecture=$(LAMBDA_ARCHITECTURE) (also in $(LAMBDA_DIST)/architecture.txt)"
 
 lint: ## gofmt check, go vet, staticcheck
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '^wasmhooks/testdata/')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

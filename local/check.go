@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
+	"gopkg.in/yaml.v3"
+
+	"cms/content"
 	"cms/content/fsstore"
 	"cms/runtime/config"
 )
@@ -13,7 +17,9 @@ import (
 type checkFunc func(st *fsstore.Store, cfg config.Config) []fsstore.Problem
 
 // siteChecks are the checks `cms check` runs beyond the store's own load problems.
-func siteChecks() []checkFunc { return []checkFunc{checkBlueprints, checkFormsAndHooks} }
+func siteChecks() []checkFunc {
+	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation}
+}
 
 func cmdCheck(ctx context.Context, e env, args []string) error {
 	fl := newFlags("check", e)
@@ -47,5 +53,81 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 		return exitError(1)
 	}
 	fmt.Fprintf(e.stdout, "%s: no problems found (%d collections)\n", cfg.SiteDir, len(st.Collections()))
+	return nil
+}
+
+// checkNavigation reports navigation trees that do not load (GET answers 500) and, with file and
+// line, items edited by hand to have both a url and an entry: the API refuses those, and they are
+// served with the entry's URL (fsstore.NavURLAndEntry).
+func checkNavigation(st *fsstore.Store, _ config.Config) []fsstore.Problem {
+	handles, err := st.NavigationDataHandles()
+	if err != nil {
+		return []fsstore.Problem{{File: st.ContentPath("navigation"), Message: err.Error()}}
+	}
+	var out []fsstore.Problem
+	for _, h := range handles {
+		file := st.NavigationFile(h)
+		tree, err := st.Navigation(h)
+		if err != nil {
+			var ce *content.Error
+			if errors.As(err, &ce) && ce.Err != nil {
+				err = ce.Err // the parser's "line N: ..." without the store's prefix
+			}
+			out = append(out, fsstore.Problem{File: file, Message: err.Error()})
+			continue
+		}
+		paths := fsstore.NavURLAndEntry(tree.Items)
+		if len(paths) == 0 {
+			continue
+		}
+		var lines map[string]int
+		if raw, err := st.ReadFile(file); err == nil {
+			lines = navItemLines(raw)
+		}
+		for _, p := range paths {
+			msg := p + " has both url and entry; an item links to one or the other: remove one (meanwhile the entry's URL is served)"
+			if n := lines[p]; n > 0 {
+				msg = fmt.Sprintf("line %d: %s", n, msg)
+			}
+			out = append(out, fsstore.Problem{File: file, Message: msg})
+		}
+	}
+	return out
+}
+
+// navItemLines maps the path of each item of a navigation file (items[2].children[1]) to the line
+// it starts on. Items reached through YAML aliases are left out, so a file of aliases cannot make
+// the walk exponential; they are reported without a line.
+func navItemLines(raw []byte) map[string]int {
+	var doc yaml.Node
+	if yaml.Unmarshal(raw, &doc) != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	lines := map[string]int{}
+	var walk func(n *yaml.Node, at string)
+	walk = func(n *yaml.Node, at string) {
+		if n == nil || n.Kind != yaml.SequenceNode {
+			return
+		}
+		for i, it := range n.Content {
+			p := fmt.Sprintf("%s[%d]", at, i)
+			lines[p] = it.Line
+			walk(yamlValue(it, "children"), p+".children")
+		}
+	}
+	walk(yamlValue(doc.Content[0], "items"), "items")
+	return lines
+}
+
+// yamlValue returns the value of key in a mapping node, or nil.
+func yamlValue(m *yaml.Node, key string) *yaml.Node {
+	if m.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
 	return nil
 }

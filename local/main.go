@@ -20,7 +20,7 @@ import (
 var version = "dev"
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := shutdownOnSignal(context.Background(), os.Stderr, os.Exit, os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
@@ -31,6 +31,38 @@ func main() {
 		fmt.Fprintln(os.Stderr, "cms:", err)
 		os.Exit(1)
 	}
+}
+
+// shutdownOnSignal returns a context cancelled by the first of sigs, which starts a clean
+// shutdown. A second one while that shutdown runs (a stuck request, a hook that will not stop)
+// ends the process at once through exit(130), saying so on stderr: signal.NotifyContext alone
+// keeps catching the signal after the first and so swallows every further Ctrl-C.
+func shutdownOnSignal(parent context.Context, stderr io.Writer, exit func(int), sigs ...os.Signal) (context.Context, func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	ctx, stop := watchSignals(parent, ch, stderr, exit)
+	return ctx, func() { signal.Stop(ch); stop() }
+}
+
+// watchSignals is shutdownOnSignal on a channel of signals.
+func watchSignals(parent context.Context, sigs <-chan os.Signal, stderr io.Writer, exit func(int)) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(parent)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-done:
+			return
+		}
+		select {
+		case s := <-sigs:
+			fmt.Fprintf(stderr, "cms: second signal (%v) during shutdown: forcing exit\n", s)
+			exit(130)
+		case <-done:
+		}
+	}()
+	return ctx, func() { close(done); cancel() }
 }
 
 // exitError ends the process with a code after the command printed its own message.

@@ -27,7 +27,7 @@ var emailRE = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
 // cmdMakeUser creates a user file (spec section Authentication item 10):
 //
-//	cms make-user [--site DIR]                       prompts for email, name, password (hidden, twice) and roles
+//	cms make-user [--site DIR]                       prompts for email, name, password (hidden, twice) and roles (no default)
 //	cms make-user --email E --name N --roles a,b --password-stdin [--id ID] [--site DIR]
 //
 // The second form is for scripts: the password is the first line of standard input. Duplicate
@@ -95,20 +95,14 @@ func cmdMakeUser(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	def := strings.Join(available, ",")
 	givenRoles := *roles
 	if !rolesSet && givenRoles == "" {
-		givenRoles, err = p.ask(fmt.Sprintf("Roles, comma-separated (available: %s) [%s]: ", def, def), func(v string) string {
-			if v == "" {
-				v = def
-			}
+		// No default: an empty answer once granted every role, admin included.
+		givenRoles, err = p.ask(fmt.Sprintf("Roles, comma-separated (available: %s): ", strings.Join(available, ",")), func(v string) string {
 			return checkRoles(v, available)
 		})
 		if err != nil {
 			return err
-		}
-		if givenRoles == "" {
-			givenRoles = def
 		}
 	}
 	if msg := checkRoles(givenRoles, available); msg != "" {
@@ -166,7 +160,10 @@ func splitRoles(v string) []string {
 func checkRoles(v string, available []string) string {
 	roles := splitRoles(v)
 	if len(roles) == 0 {
-		return "give at least one role"
+		if len(available) == 0 {
+			return "choose at least one role: the site defines none (add one under resources/roles/)"
+		}
+		return fmt.Sprintf("choose at least one role (available: %s); none is granted by default", strings.Join(available, ", "))
 	}
 	for _, r := range roles {
 		if !slices.Contains(available, r) {

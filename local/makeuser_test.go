@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,12 +74,12 @@ func TestMakeUserScripted(t *testing.T) {
 func TestMakeUserPrompts(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.WriteSite(t, makeUserSite)
-	// Email, name, password twice, roles (empty: the default, every role there is).
-	out, err := runStdin(t, "new@example.com\nNew Person\na good long password\na good long password\n\n", "make-user", "--site", dir)
+	// Email, name, password twice, roles (no default: the answer is the only role granted).
+	out, err := runStdin(t, "new@example.com\nNew Person\na good long password\na good long password\neditor\n", "make-user", "--site", dir)
 	if err != nil {
 		t.Fatalf("make-user: %v\n%s", err, out)
 	}
-	for _, prompt := range []string{"Email: ", "Display name: ", "Password: ", "Confirm password: ", "Roles, comma-separated (available: admin,editor) [admin,editor]: "} {
+	for _, prompt := range []string{"Email: ", "Display name: ", "Password: ", "Confirm password: ", "Roles, comma-separated (available: admin,editor): "} {
 		if !strings.Contains(out, prompt) {
 			t.Errorf("no prompt %q in %q", prompt, out)
 		}
@@ -93,7 +94,7 @@ func TestMakeUserPrompts(t *testing.T) {
 	if len(created) != 36 {
 		t.Fatalf("files = %v; want a UUID-named user", ents)
 	}
-	if u := readUser(t, dir, created); u["email"] != "new@example.com" || len(u["roles"].([]any)) != 2 {
+	if u := readUser(t, dir, created); u["email"] != "new@example.com" || fmt.Sprint(u["roles"]) != "[editor]" {
 		t.Errorf("user = %v", u)
 	}
 }
@@ -121,6 +122,10 @@ func TestMakeUserRefuses(t *testing.T) {
 		{"passwords differ", "x@example.com\nX\na good long password\na different password\n", []string{"make-user"}, "the passwords do not match"},
 		{"weak prompted password", "x@example.com\nX\nshort\n", []string{"make-user"}, "Password must be at least 12 characters"},
 		{"input ends", "x@example.com\n", []string{"make-user"}, "no answer"},
+		// Enter at the roles prompt once granted every role, admin included.
+		{"empty roles answer", "x@example.com\nX\na good long password\na good long password\n\n", []string{"make-user"}, "choose at least one role"},
+		{"blank roles answer", "x@example.com\nX\na good long password\na good long password\n , \n", []string{"make-user"}, "choose at least one role"},
+		{"empty roles flag", "a good long password\n", []string{"make-user", "--email", "x@example.com", "--name", "X", "--roles", "", "--password-stdin"}, "--password-stdin needs --roles"},
 		{"stray argument", "", []string{"make-user", "bob"}, "takes no arguments"},
 	}
 	for _, c := range cases {

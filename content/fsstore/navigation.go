@@ -1,6 +1,11 @@
 package fsstore
 
-import "cms/content"
+import (
+	"fmt"
+	"strings"
+
+	"cms/content"
+)
 
 // NavTree is a navigation tree read from content/navigation/{handle}.yaml.
 type NavTree struct {
@@ -20,11 +25,52 @@ func (s *Store) Navigation(h string) (NavTree, error) {
 	if !content.ValidHandle(h) {
 		return NavTree{}, content.NotFoundf(op, h, "Navigation %q not found", h)
 	}
-	doc, err := s.readDoc(op, s.navigationPath(h))
+	p := s.navigationPath(h)
+	doc, err := s.readDoc(op, p)
 	if err != nil {
 		return NavTree{}, err
 	}
-	return NavTree{Items: NavItemsFromValue(doc.Data.Value("items")), Hash: doc.Hash, Exists: doc.Exists}, nil
+	items := NavItemsFromValue(doc.Data.Value("items"))
+	s.noteURLAndEntry(p, doc.Hash, items)
+	return NavTree{Items: items, Hash: doc.Hash, Exists: doc.Exists}, nil
+}
+
+// NavigationFile is the site-relative file of navigation h's tree (for `cms check`).
+func (s *Store) NavigationFile(h string) string { return s.navigationPath(h) }
+
+// NavURLAndEntry lists the paths (items[0], items[2].children[1]) of the items that have both a
+// url and an entry. An item links to one or the other, and the API refuses both; a file edited
+// by hand may still have them, and is served as it is with the entry winning: every reader
+// resolves such an item to its entry's URL and ignores the url.
+func NavURLAndEntry(items []content.NavItem) []string {
+	var out []string
+	var walk func(items []content.NavItem, at string)
+	walk = func(items []content.NavItem, at string) {
+		for i, it := range items {
+			p := fmt.Sprintf("%s[%d]", at, i)
+			if it.URL != "" && it.Entry != "" {
+				out = append(out, p)
+			}
+			walk(it.Children, p+".children")
+		}
+	}
+	walk(items, "items")
+	return out
+}
+
+// noteURLAndEntry logs the items of a navigation file that have both a url and an entry, once
+// per version of the file (files are read on every request).
+func (s *Store) noteURLAndEntry(file, hash string, items []content.NavItem) {
+	paths := NavURLAndEntry(items)
+	if len(paths) == 0 {
+		s.navBoth.Delete(file)
+		return
+	}
+	if old, seen := s.navBoth.Swap(file, hash); seen && old == hash {
+		return
+	}
+	s.log.Warn("navigation items have both url and entry; serving the entry's URL (keep one: cms check lists them)",
+		"file", file, "items", strings.Join(paths, " "))
 }
 
 // NavigationDataHandles lists the handles of the navigation data files, sorted.

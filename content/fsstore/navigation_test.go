@@ -1,6 +1,13 @@
 package fsstore_test
 
 import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"cms/content"
@@ -79,4 +86,71 @@ func TestNavDepth(t *testing.T) {
 			t.Errorf("NavDepth(%v) = %d, want %d", c.items, got, c.want)
 		}
 	}
+}
+
+// TestNavURLAndEntryLoggedOncePerVersion: items with both a url and an entry (a hand edit) are
+// read as they are and logged once per version of the file, again after the file changes.
+func TestNavURLAndEntryLoggedOncePerVersion(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, `
+-- content/navigation/main.yaml --
+items:
+  - label: Both
+    url: /x
+    entry: pages/x
+`)
+	var logs bytes.Buffer
+	var mu sync.Mutex
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, NoSync: true,
+		Log: slog.New(slog.NewTextHandler(lockedWriter{&mu, &logs}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Count(logs.String(), "both url and entry")
+	}
+	read := func(want ...string) {
+		t.Helper()
+		tree, err := st.Navigation("main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fsstore.NavURLAndEntry(tree.Items); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("NavURLAndEntry = %v, want %v", got, want)
+		}
+	}
+	write := func(s string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, "content/navigation/main.yaml"), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("items[0]")
+	read("items[0]")
+	if n := count(); n != 1 {
+		t.Fatalf("logged %d times for one version, want 1", n)
+	}
+	write("items:\n  - label: H\n    children:\n      - {label: Both, url: /y, entry: pages/y}\n")
+	read("items[0].children[0]")
+	write("items:\n  - label: Fixed\n    entry: pages/y\n")
+	read()
+	write("items:\n  - label: Both\n    url: /x\n    entry: pages/x\n")
+	read("items[0]")
+	if n := count(); n != 3 {
+		t.Errorf("logged %d times over three versions with both, want 3:\n%s", n, logs.String())
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  *bytes.Buffer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

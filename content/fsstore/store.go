@@ -91,6 +91,7 @@ type Store struct {
 
 	problemsMu sync.Mutex
 	problems   map[string]string // file -> problem last logged
+	navBoth    sync.Map          // navigation file -> hash of the version whose url+entry items were logged
 
 	snap *snapState // nil without Options.Snapshot
 

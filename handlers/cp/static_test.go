@@ -143,3 +143,46 @@ func TestContentTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestNavigationEditorRefusesURLAndEntry runs navigation.js under node: the editor finds every
+// item, at any depth, that has both a url and an entry (the API refuses them), so it can say
+// which before sending; url alone, entry alone and headings pass.
+func TestNavigationEditorRefusesURLAndEntry(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not on PATH: the navigation editor's check was not run (install Node.js to run this test)")
+	}
+	dir := t.TempDir()
+	for _, f := range assetFiles(t, ".js") {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), src, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"type":"module"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const script = `globalThis.document = { querySelector: () => null };
+const { urlAndEntry } = await import('./navigation.js');
+console.log(JSON.stringify(urlAndEntry([
+  { label: 'url', url: '/a' },
+  { label: 'both', url: '/about', entry: 'pages/about' },
+  { label: 'heading', children: [
+    { label: 'entry', entry: 'pages/about', url: null, missing: true },
+    { label: 'sub', children: [{ label: 'h' }, { label: 'deep', url: 'https://x.example/', entry: 'blog/post' }] },
+  ] },
+])));`
+	cmd := exec.CommandContext(t.Context(), node, "--input-type=module", "-e", script)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	if got, want := strings.TrimSpace(string(out)), `["items[1]","items[2].children[1].children[1]"]`; got != want {
+		t.Errorf("urlAndEntry = %s, want %s", got, want)
+	}
+}

@@ -189,14 +189,15 @@ func navItems(items []content.NavItem) []*navItem {
 	return out
 }
 
-// resolveItemURL returns an item's own url, or for an entry reference the public URL of the
-// entry while it is published.
+// resolveItemURL returns the public URL of an item's entry while it is published, or else the
+// item's own url. An item edited by hand to have both resolves to its entry, as everywhere
+// (fsstore.NavURLAndEntry).
 func (a *api) resolveItemURL(p gql.ResolveParams) (any, error) {
 	it := p.Source.(*navItem).item
-	if it.URL != "" {
-		return it.URL, nil
-	}
 	if it.Entry == "" {
+		if it.URL != "" {
+			return it.URL, nil
+		}
 		return nil, nil
 	}
 	c, rest, ok := strings.Cut(it.Entry, "/")

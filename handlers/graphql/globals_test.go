@@ -116,3 +116,33 @@ items:
 		t.Errorf("items = %v, want %v", got, want)
 	}
 }
+
+// TestNavigationURLAndEntry: an item edited by hand to have both a url and an entry resolves
+// like the CP API does, to its entry (null while the entry is unpublished), never to the url.
+func TestNavigationURLAndEntry(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site)
+	contenttest.AddFiles(t, dir, `
+-- content/navigation/main.yaml --
+items:
+  - label: Both
+    url: /stale
+    entry: pages/about
+  - label: Group
+    children:
+      - label: Draft
+        url: /old-draft
+        entry: blog/draft-post
+`)
+	h := newHandlerOn(t, contenttest.OpenStore(t, dir), testConfig())
+	r := post(t, h, gqlReq{token: adminTok, query: `{ navigation(handle: "main") { items { label url entry children { label url entry } } } }`})
+	noErrors(t, r)
+	want := []any{
+		map[string]any{"label": "Both", "url": "/about", "entry": "pages/about", "children": []any{}},
+		map[string]any{"label": "Group", "url": nil, "entry": nil, "children": []any{
+			map[string]any{"label": "Draft", "url": nil, "entry": "blog/draft-post"}}},
+	}
+	if got := r.Data["navigation"].(map[string]any)["items"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("items =\n%s\nwant\n%s", mustJSON(got), mustJSON(want))
+	}
+}

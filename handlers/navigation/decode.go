@@ -137,8 +137,16 @@ func (d *decoder) item(m *content.Map, at string, level int) content.NavItem {
 			it.Extra.Set(k, v)
 		}
 	}
+	if it.URL != "" && it.Entry != "" {
+		d.fe.Add(at, msgURLAndEntry)
+	}
 	return it
 }
+
+// msgURLAndEntry refuses an item with both links. A client that sends back a tree it read gets
+// it for entry items, whose resolved url responses add; hence the hint.
+const msgURLAndEntry = "An item has a url or an entry, not both (an item with neither is a heading); " +
+	"leave out the url that responses add to entry items"
 
 // splitRef splits "<collection>/<slug>".
 func splitRef(s string) (collection, slug string, ok bool) {

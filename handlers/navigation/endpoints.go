@@ -178,11 +178,9 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 }
 
 // checkReferences refuses entry items that point outside the definition's collections or at
-// entries that do not exist, and drops an entry item's url when it is just the resolved one a
-// response showed (any other url next to an entry is a validation error).
+// entries that do not exist.
 func (a *api) checkReferences(op string, d *content.NavigationDef, items []content.NavItem, res *resolver) error {
 	var bad []Reference
-	fe := content.FieldErrors{}
 	var walk func(items []content.NavItem, at string)
 	walk = func(items []content.NavItem, at string) {
 		for i := range items {
@@ -190,25 +188,18 @@ func (a *api) checkReferences(op string, d *content.NavigationDef, items []conte
 			p := fmt.Sprintf("%s[%d]", at, i)
 			if it.Entry != "" {
 				c, _, _ := splitRef(it.Entry)
-				url, ok := res.url(it.Entry)
+				_, ok := res.url(it.Entry)
 				switch {
 				case len(d.Collections) > 0 && !slices.Contains(d.Collections, c):
 					bad = append(bad, Reference{Path: p, Entry: it.Entry, Reason: reasonNotAllowed})
 				case !ok:
 					bad = append(bad, Reference{Path: p, Entry: it.Entry, Reason: reasonMissing})
-				case it.URL != "" && it.URL != url:
-					fe.Add(p+".url", "An item links to a url or an entry, not both")
-				default:
-					it.URL = ""
 				}
 			}
 			walk(it.Children, p+".children")
 		}
 	}
 	walk(items, "items")
-	if err := fe.Err(op, "Navigation items are invalid"); err != nil {
-		return err
-	}
 	if len(bad) == 0 {
 		return nil
 	}
@@ -318,7 +309,8 @@ func (r *resolver) lookup(ref string) (string, bool) {
 }
 
 // items renders a tree for a response: label, url (resolved for entry items), entry, external,
-// the extra keys, children, and missing for dangling references.
+// the extra keys, children, and missing for dangling references. An item with both a url and an
+// entry (a file edited by hand; see fsstore.NavURLAndEntry) gets its entry's url.
 func (r *resolver) items(items []content.NavItem) []any {
 	out := make([]any, len(items))
 	for i, it := range items {
@@ -326,8 +318,6 @@ func (r *resolver) items(items []content.NavItem) []any {
 		m.Set("label", it.Label)
 		missing := false
 		switch {
-		case it.URL != "":
-			m.Set("url", it.URL)
 		case it.Entry != "":
 			if u, ok := r.url(it.Entry); ok {
 				m.Set("url", u)
@@ -335,6 +325,8 @@ func (r *resolver) items(items []content.NavItem) []any {
 				m.Set("url", nil)
 				missing = true
 			}
+		case it.URL != "":
+			m.Set("url", it.URL)
 		}
 		if it.Entry != "" {
 			m.Set("entry", it.Entry)

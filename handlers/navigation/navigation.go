@@ -12,7 +12,8 @@
 // (logged with its line), and PUT replaces it.
 //
 // An item has a non-empty label and at most one of url (absolute http(s), mailto: or tel:, or
-// relative) and entry ("<collection>/<slug>"); an item with neither is a heading. external is a
+// relative) and entry ("<collection>/<slug>"); an item with neither is a heading, one with both
+// is refused at its path (items[2].children[1]). external is a
 // boolean, children a list of items, and other keys (an icon, say) are kept and checked against
 // the definition's blueprint when it has fields for them. PUT refuses, in this order:
 //
@@ -25,9 +26,10 @@
 //     to an entry that does not exist: 422 INVALID_ENTRY_REFERENCE with fields and references.
 //
 // Responses add to every entry item its resolved url (from the collection's route), or url null
-// and "missing": true when the entry is gone (a file edited by hand may say anything). A client
-// may send a tree it read back unchanged: an entry item's url equal to its resolved url, a null
-// url and the missing flag are dropped. PUT with If-Match set to the ETag of a GET is refused with
+// and "missing": true when the entry is gone (a file edited by hand may say anything, including
+// both a url and an entry: the entry's url is served and the store logs it). A client sending
+// back a tree it read leaves out the url of entry items, as the CP does; a null url and the
+// missing flag are ignored. PUT with If-Match set to the ETag of a GET is refused with
 // 409 CONFLICT when the file changed meanwhile; without it the last write wins.
 package navigation
 

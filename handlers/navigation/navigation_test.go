@@ -1,6 +1,7 @@
 package navigation_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -8,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"cms/content/contenttest"
+	"cms/content/fsstore"
 	"cms/handlers/navigation"
 	"cms/handlers/web/webtest"
 )
@@ -151,7 +154,7 @@ func TestEndpoints(t *testing.T) {
 		{"put label missing", put("main", `{"items":[{"url":"/"}]}`), 422, "VALIDATION_ERROR", "items[0].label"},
 		{"put label blank", put("main", `{"items":[{"label":"  "}]}`), 422, "VALIDATION_ERROR", "items[0].label"},
 		{"put label not a string", put("main", `{"items":[{"label":1}]}`), 422, "VALIDATION_ERROR", "items[0].label"},
-		{"put url and entry", put("main", `{"items":[{"label":"a"},{"label":"b"},{"label":"c","children":[{"label":"d","url":"/d","entry":"pages/about"}]}]}`), 422, "VALIDATION_ERROR", "items[2].children[0].url"},
+		{"put url and entry", put("main", `{"items":[{"label":"a"},{"label":"b"},{"label":"c","children":[{"label":"d","url":"/d","entry":"pages/about"}]}]}`), 422, "VALIDATION_ERROR", "items[2].children[0]"},
 		{"put javascript url", put("main", `{"items":[{"label":"a","url":"javascript:alert(1)"}]}`), 422, "VALIDATION_ERROR", "items[0].url"},
 		{"put scheme-relative url", put("main", `{"items":[{"label":"a","url":"//evil.example"}]}`), 422, "VALIDATION_ERROR", "items[0].url"},
 		{"put url not a string", put("main", `{"items":[{"label":"a","url":5}]}`), 422, "VALIDATION_ERROR", "items[0].url"},
@@ -176,7 +179,8 @@ func TestEndpoints(t *testing.T) {
 		{"entry of unknown collection without a list", put("open", `{"items":[{"label":"x","entry":"nope/x"}]}`), 422, "INVALID_ENTRY_REFERENCE", "items[0].entry"},
 		{"any collection without a list", put("open", `{"items":[{"label":"x","entry":"secret/x"}]}`), 200, "", `{"label":"x","url":"/x","entry":"secret/x"}`},
 		{"draft entry resolves", put("main", `{"items":[{"label":"p","entry":"blog/post","external":true,"icon":"star"}]}`), 200, "", `{"label":"p","url":"/blog/post","entry":"blog/post","external":true,"icon":"star"}`},
-		{"resolved url sent back", put("main", `{"items":[{"label":"a","entry":"pages/about","url":"/about"},{"label":"b","entry":"pages/about","url":null,"missing":true}]}`), 200, "", `[{"label":"a","url":"/about","entry":"pages/about"},{"label":"b","url":"/about","entry":"pages/about"}]`},
+		{"resolved url sent back", put("main", `{"items":[{"label":"a","entry":"pages/about","url":"/about"}]}`), 422, "VALIDATION_ERROR", "items[0]"},
+		{"missing flag sent back", put("main", `{"items":[{"label":"b","entry":"pages/about","url":null,"missing":true}]}`), 200, "", `[{"label":"b","url":"/about","entry":"pages/about"}]`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -295,7 +299,7 @@ func TestPutWritesFileAndHandEditIsSeen(t *testing.T) {
 	t.Parallel()
 	h, dir := newHandler(t)
 	file := filepath.Join(dir, "content/navigation/main.yaml")
-	w := webtest.Do(t, h, put("main", `{"items":[{"label":"Home","url":"/","icon":"home","children":[]},{"label":"About","entry":"pages/about","url":"/about"}]}`))
+	w := webtest.Do(t, h, put("main", `{"items":[{"label":"Home","url":"/","icon":"home","children":[]},{"label":"About","entry":"pages/about"}]}`))
 	if w.Code != 200 {
 		t.Fatalf("PUT = %d %s", w.Code, w.Body)
 	}
@@ -326,10 +330,161 @@ func TestRoundTrip(t *testing.T) {
 		} `json:"data"`
 	}
 	webtest.DecodeJSON(t, got, &body)
-	again := webtest.Do(t, h, put("main", `{"items":`+string(body.Data.Items)+`}`))
+	// Responses add the resolved url to entry items; sent back as is, those items carry both.
+	if w := webtest.Do(t, h, put("main", `{"items":`+string(body.Data.Items)+`}`)); w.Code != 422 || len(webtest.DecodeError(t, w).Error.Fields["items[0]"]) == 0 {
+		t.Errorf("PUT of a GET's items unchanged = %d %s", w.Code, w.Body)
+	}
+	// A client that drops them, as the CP does, gets the same tree back.
+	var items []map[string]any
+	if err := json.Unmarshal(body.Data.Items, &items); err != nil {
+		t.Fatal(err)
+	}
+	again := webtest.Do(t, h, put("main", map[string]any{"items": stored(items)}))
 	if again.Code != 200 || !strings.Contains(again.Body.String(), string(body.Data.Items)) {
 		t.Errorf("PUT of a GET's items = %d %s", again.Code, again.Body)
 	}
+}
+
+// stored removes from response items what the server adds to entry items (url, missing).
+func stored(items []map[string]any) []map[string]any {
+	for _, it := range items {
+		if it["entry"] != nil {
+			delete(it, "url")
+			delete(it, "missing")
+		}
+		if c, ok := it["children"].([]any); ok {
+			kids := make([]map[string]any, len(c))
+			for i, k := range c {
+				kids[i] = k.(map[string]any)
+			}
+			it["children"] = stored(kids)
+		}
+	}
+	return items
+}
+
+// TestURLOrEntry is the table of item shapes, each placed at depth 0 and at depth 2: url alone,
+// entry alone and neither (a heading, with or without children) are saved; an item with both is
+// refused with its path, whether its url is the entry's own or another, and nothing is written.
+func TestURLOrEntry(t *testing.T) {
+	t.Parallel()
+	shapes := []struct {
+		name, item string
+		ok         bool
+	}{
+		{"url alone", `{"label":"x","url":"/x"}`, true},
+		{"entry alone", `{"label":"x","entry":"pages/about"}`, true},
+		{"external url", `{"label":"x","url":"https://example.com/","external":true}`, true},
+		{"heading", `{"label":"x"}`, true},
+		{"heading with children", `{"label":"x","children":[{"label":"y","url":"/y"},{"label":"z","entry":"pages/about"}]}`, true},
+		{"both, the entry's own url", `{"label":"x","url":"/about","entry":"pages/about"}`, false},
+		{"both, another url", `{"label":"x","url":"/elsewhere","entry":"pages/about"}`, false},
+		{"both, external", `{"label":"x","url":"https://example.com/","entry":"pages/about","external":true}`, false},
+		{"both, a missing entry", `{"label":"x","url":"/x","entry":"pages/gone"}`, false},
+		{"both, with children", `{"label":"x","url":"/x","entry":"pages/about","children":[{"label":"y"}]}`, false},
+	}
+	places := []struct {
+		path string
+		body func(item string) string
+	}{
+		{"items[0]", func(it string) string { return `{"items":[` + it + `,{"label":"after","url":"/after"}]}` }},
+		{"items[1].children[0].children[1]", func(it string) string {
+			return `{"items":[{"label":"a","url":"/a"},{"label":"b","children":[{"label":"c","children":[{"label":"d","url":"/d"},` + it + `]}]}]}`
+		}},
+	}
+	for _, sh := range shapes {
+		for _, pl := range places {
+			t.Run(sh.name+" at "+pl.path, func(t *testing.T) {
+				t.Parallel()
+				h, dir := newHandler(t)
+				file := filepath.Join(dir, "content/navigation/legacy.yaml")
+				before, _ := os.ReadFile(file)
+				w := webtest.Do(t, h, put("legacy", pl.body(sh.item)))
+				after, _ := os.ReadFile(file)
+				if sh.ok {
+					if w.Code != 200 || !strings.Contains(w.Body.String(), `{"label":"x"`) {
+						t.Errorf("PUT = %d %.600s", w.Code, w.Body)
+					}
+					return
+				}
+				if w.Code != 422 {
+					t.Fatalf("PUT = %d %.600s, want 422", w.Code, w.Body)
+				}
+				e := webtest.DecodeError(t, w)
+				if e.Error.Code != "VALIDATION_ERROR" || len(e.Error.Fields) != 1 || !strings.Contains(strings.Join(e.Error.Fields[pl.path], " "), "not both") {
+					t.Errorf("error = %s %v, want VALIDATION_ERROR with fields[%q] only", e.Error.Code, e.Error.Fields, pl.path)
+				}
+				if string(after) != string(before) {
+					t.Errorf("a refused tree was written: %q", after)
+				}
+			})
+		}
+	}
+}
+
+// TestHandEditedURLAndEntry: a file edited by hand may give an item both; it is served, the
+// entry's URL wins, and the log says so once for that version of the file.
+func TestHandEditedURLAndEntry(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site+`
+-- content/navigation/hand.yaml --
+items:
+  - label: Both
+    url: /stale
+    entry: pages/about
+  - label: Group
+    children:
+      - label: Deep
+        url: /old-post
+        entry: blog/post
+`)
+	var logs syncBuffer
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, NoSync: true, Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	auth := webtest.NewAuth()
+	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("navigation", "view")))
+	h, err := navigation.New(navigation.Deps{Store: st, Auth: auth})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"items":[{"label":"Both","url":"/about","entry":"pages/about"},{"label":"Group","children":[{"label":"Deep","url":"/blog/post","entry":"blog/post"}]}]`
+	for range 2 {
+		w := webtest.Do(t, h, webtest.Request{Path: "/api/navigation/hand", Token: viewer})
+		if w.Code != 200 || !strings.Contains(w.Body.String(), want) {
+			t.Fatalf("GET = %d %s\nwant %s", w.Code, w.Body, want)
+		}
+	}
+	if err := os.Remove(filepath.Join(dir, "content/navigation/broken.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if w := webtest.Do(t, h, webtest.Request{Path: "/api/navigation", Token: viewer}); w.Code != 200 || !strings.Contains(w.Body.String(), want) {
+		t.Errorf("list = %d %s", w.Code, w.Body)
+	}
+	got := logs.String()
+	if n := strings.Count(got, "both url and entry"); n != 1 || !strings.Contains(got, "content/navigation/hand.yaml") ||
+		!strings.Contains(got, "items[0]") || !strings.Contains(got, "items[1].children[0]") {
+		t.Errorf("log (want one line naming the file and both items):\n%s", got)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
 }
 
 func TestIfMatch(t *testing.T) {

@@ -29,6 +29,24 @@ function editable(items) {
   });
 }
 
+/** set says whether a url or entry value is given (null is what responses show for a missing entry). */
+const set = (v) => v !== undefined && v !== null && v !== '';
+
+/**
+ * urlAndEntry lists the paths (items[2].children[1]) of the items that have both a url and an
+ * entry. An item links to one or the other (with neither it is a heading); the API refuses both.
+ */
+export function urlAndEntry(items, at = 'items') {
+  const out = [];
+  (Array.isArray(items) ? items : []).forEach((it, i) => {
+    if (!it || typeof it !== 'object') return;
+    const p = `${at}[${i}]`;
+    if (set(it.url) && set(it.entry)) out.push(p);
+    out.push(...urlAndEntry(it.children, `${p}.children`));
+  });
+  return out;
+}
+
 function explain(err) {
   switch (err instanceof ApiError ? err.code : '') {
     case 'DEPTH_EXCEEDED':
@@ -60,13 +78,18 @@ export async function render(ctx, view, handle) {
     Array.isArray(nav.collections) && nav.collections.length ? ` Entries from: ${nav.collections.join(', ')}.` : '',
   ].join('');
   const form = h('form', { class: 'editor', novalidate: true },
-    h('div', { class: 'field' }, h('label', {}, 'Items: [{"label", "url" or "entry": "collection/slug", "external", "children": [...]}]'), items, h('small', { class: 'muted' }, limits)),
+    h('div', { class: 'field' }, h('label', {}, 'Items: [{"label", "url" or "entry": "collection/slug" (not both; neither makes a heading), "external", "children": [...]}]'), items, h('small', { class: 'muted' }, limits)),
     note, h('div', { class: 'actions' }, ctx.can('navigation', 'edit') ? save : message('muted', 'You may view but not edit navigation.')));
   form.addEventListener('input', () => { ctx.dirty = true; });
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const [v, bad] = parseJSON(items.value, 'array');
     if (bad) return show(note, message('error', bad));
+    const both = urlAndEntry(v);
+    if (both.length) {
+      return show(note, message('error', 'An item links to a url or to an entry, not both. Remove one of the two from each item below (an item with neither is a heading).'),
+        fieldErrors(Object.fromEntries(both.map((p) => [p, 'has both "url" and "entry"']))));
+    }
     save.disabled = true;
     try {
       const out = await api('PUT', `/navigation/${enc(handle)}`, { json: { items: v }, headers: etag ? { 'If-Match': etag } : {} });
