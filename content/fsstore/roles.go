@@ -68,7 +68,7 @@ func (s *Store) CreateRole(r *content.Role) error {
 	}
 	raw, err := formatRole(r, nil)
 	if err != nil {
-		return content.Internalf(op, r.Handle, err)
+		return encodeFailed(op, r.Handle, err)
 	}
 	p := s.resourcePath("roles", r.Handle+".yaml")
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
@@ -107,7 +107,7 @@ func (s *Store) UpdateRole(r *content.Role) error {
 	}
 	raw, err := formatRole(r, m)
 	if err != nil {
-		return content.Internalf(op, p, err)
+		return encodeFailed(op, p, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 		return content.Internalf(op, p, err)

@@ -170,7 +170,7 @@ func (s *Store) CreateUser(u *content.User) error {
 	}
 	raw, err := formatUser(u)
 	if err != nil {
-		return content.Internalf(op, u.ID, err)
+		return encodeFailed(op, u.ID, err)
 	}
 	p := s.userPath(u.ID)
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Perm: 0o600, Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
@@ -201,7 +201,7 @@ func (s *Store) UpdateUser(u *content.User) error {
 	}
 	raw, err := formatUser(u)
 	if err != nil {
-		return content.Internalf(op, u.ID, err)
+		return encodeFailed(op, u.ID, err)
 	}
 	p := s.userPath(u.ID)
 	if _, err := s.root.Stat(p); err != nil {
