@@ -33,9 +33,6 @@ func (e *Error) Error() string {
 	return e.Msg
 }
 
-// MaxDepth bounds nesting of parsed documents; deeper input is refused rather than recursed into.
-const MaxDepth = 64
-
 // Split separates a document into its front matter and body. A document that does not start
 // with a "---" line has no front matter. fmLine is the file line on which the front matter
 // starts (for error positions).
@@ -143,6 +140,11 @@ func ParseYAML(src []byte, lineOffset int) (any, error) {
 	if len(bytes.TrimSpace(src)) == 0 {
 		return nil, nil
 	}
+	// The limits the writer keeps to (content.MaxDocumentBytes, content.MaxNesting): a document
+	// past them was not written by the service, and is refused rather than parsed at any cost.
+	if len(src) > content.MaxDocumentBytes {
+		return nil, &Error{Line: lineOffset, Msg: fmt.Sprintf("document is larger than %d MiB", content.MaxDocumentBytes>>20)}
+	}
 	if m, ok := parseSimple(src); ok {
 		return m, nil
 	}
@@ -177,19 +179,22 @@ func yamlError(err error, lineOffset int) error {
 	return &Error{Line: lineOffset, Msg: msg}
 }
 
+// convert turns a node into a Map value. depth is the number of mappings and sequences around
+// n, counted as content.Nesting counts them.
 func convert(n *yaml.Node, lineOffset, depth int) (any, error) {
-	if depth > MaxDepth {
-		return nil, &Error{Line: n.Line + lineOffset - 1, Msg: "document is nested too deeply"}
+	if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && depth >= content.MaxNesting {
+		return nil, &Error{Line: n.Line + lineOffset - 1, Msg: fmt.Sprintf("document nests mappings and lists more than %d levels deep", content.MaxNesting)}
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return convert(n.Content[0], lineOffset, depth+1)
+		return convert(n.Content[0], lineOffset, depth)
 	case yaml.AliasNode:
-		// Aliases are resolved by value, once; a chain of aliases is bounded by depth.
-		return convert(n.Alias, lineOffset, depth+1)
+		// Aliases are resolved by value, once. An alias cannot name an alias, and what it names
+		// is bounded by depth like any other value.
+		return convert(n.Alias, lineOffset, depth)
 	case yaml.MappingNode:
 		m := content.NewMap(len(n.Content) / 2)
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -408,18 +413,47 @@ func isPrintable(s string) bool {
 	return true
 }
 
-// MarshalYAML serialises a value as a YAML document with two-space indentation.
+// MarshalYAML serialises a value as a YAML document with two-space indentation. It writes
+// nothing the reader would refuse: a value nested deeper than content.MaxNesting is a
+// content.NestingTooDeep error before any YAML is built, and one whose YAML passes
+// content.MaxDocumentBytes a content.DocumentTooLarge error as soon as the encoder gets there,
+// so indentation cannot make it allocate more than that.
 func MarshalYAML(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
+	const op = "frontmatter.MarshalYAML"
+	if content.Nesting(v) > content.MaxNesting {
+		return nil, content.NestingTooDeep(op)
+	}
+	out := cappedBuffer{max: content.MaxDocumentBytes}
+	enc := yaml.NewEncoder(&out)
 	enc.SetIndent(2)
-	if err := enc.Encode(Node(v)); err != nil {
+	err := enc.Encode(Node(v))
+	if err == nil {
+		err = enc.Close()
+	}
+	if out.over {
+		return nil, content.DocumentTooLarge(op)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("encode yaml: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("encode yaml: %w", err)
+	return out.buf.Bytes(), nil
+}
+
+// cappedBuffer is a buffer that refuses to grow past max bytes.
+type cappedBuffer struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+var errCapped = errors.New("document too large")
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	if c.over || c.buf.Len()+len(p) > c.max {
+		c.over = true
+		return 0, errCapped
 	}
-	return buf.Bytes(), nil
+	return c.buf.Write(p)
 }
 
 // Format writes a Markdown document: "---\n" + front matter + "---\n\n" + body + "\n".

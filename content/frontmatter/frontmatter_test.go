@@ -173,6 +173,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		out, err := frontmatter.Format(doc.Front, doc.Body)
+		if content.KindOf(err) == content.TooLarge {
+			return // aliases can expand a small file past what the writer may write
+		}
 		if err != nil {
 			t.Fatalf("format: %v", err)
 		}

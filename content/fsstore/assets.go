@@ -435,7 +435,7 @@ func (s *Store) SaveAssetMeta(p string, meta *content.Map) error {
 	}
 	raw, err := frontmatter.MarshalYAML(meta)
 	if err != nil {
-		return content.Internalf(op, side, err)
+		return encodeFailed(op, side, err)
 	}
 	if err := atomicfile.Write(root, side, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 		return content.Internalf(op, side, err)

@@ -579,7 +579,7 @@ func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
 	}
 	raw, err := FormatEntry(&n)
 	if err != nil {
-		return nil, content.Internalf(op, e.Slug, err)
+		return nil, encodeFailed(op, e.Slug, err)
 	}
 	p := s.entryPath(n.Collection, n.Slug)
 	unlock := s.lock(p)
@@ -649,7 +649,7 @@ func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*con
 	}
 	raw, err := FormatEntry(&n)
 	if err != nil {
-		return nil, content.Internalf(op, oldPath, err)
+		return nil, encodeFailed(op, oldPath, err)
 	}
 	if next.Slug == slug {
 		if err := atomicfile.Write(s.root, oldPath, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {

@@ -101,7 +101,7 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 	sub := &content.Submission{ID: NewSubmissionID(at), Form: form, SubmittedAt: at.Format(submittedAtLayout), Data: data}
 	raw, err := formatSubmission(sub)
 	if err != nil {
-		return nil, content.Internalf(op, form, err)
+		return nil, encodeFailed(op, form, err)
 	}
 	dir, name := s.submissionDir(form), submissionFileName(at, sub.ID)
 	if err := s.writeNewFile(dir, name, raw); err != nil {

@@ -68,7 +68,7 @@ func (s *Store) CreateRole(r *content.Role) error {
 	}
 	raw, err := formatRole(r, nil)
 	if err != nil {
-		return content.Internalf(op, r.Handle, err)
+		return encodeFailed(op, r.Handle, err)
 	}
 	p := s.resourcePath("roles", r.Handle+".yaml")
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
@@ -146,7 +146,7 @@ func (s *Store) UpdateRole(h, wantHash string, edit func(r *content.Role) error)
 	r.Handle = h // the file name is the handle
 	raw, err := formatRole(r, base)
 	if err != nil {
-		return nil, "", content.Internalf(op, p, err)
+		return nil, "", encodeFailed(op, p, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 		return nil, "", content.Internalf(op, p, err)

@@ -32,7 +32,9 @@ const (
 	snapMagic      = "CMSINDEX"
 	snapVersion    = 2
 	snapHeaderSize = 32
-	maxValueDepth  = 64 // nesting bound, so a corrupt file cannot exhaust the stack
+	// maxValueDepth bounds nesting, so a corrupt file cannot exhaust the stack. Values count
+	// from depth 1 inside the data map, so this keeps every entry the front matter reader accepts.
+	maxValueDepth = content.MaxNesting
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

@@ -53,6 +53,31 @@ func TestSnapshotCodecRoundTrip(t *testing.T) {
 	}
 }
 
+// Entry data nested as deep as the front matter reader allows survives the snapshot.
+func TestSnapshotCodecKeepsDataAtTheNestingLimit(t *testing.T) {
+	t.Parallel()
+	deep := any("leaf")
+	for range content.MaxNesting - 1 { // the data map itself is the first level
+		deep = []any{deep}
+	}
+	data := mapOf("deep", deep)
+	if n := content.Nesting(data); n != content.MaxNesting {
+		t.Fatalf("nesting = %d, want %d", n, content.MaxNesting)
+	}
+	in := []snapColl{{handle: "c", items: []*indexed{{e: &content.Entry{Collection: "c", Slug: "s", Data: data}}}}}
+	raw, err := encodeSnapshot(1, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, out, err := decodeSnapshot(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := describe(in), describe(out); a != b {
+		t.Errorf("round trip:\n%s\nwant:\n%s", b, a)
+	}
+}
+
 func TestSnapshotCodecRejects(t *testing.T) {
 	t.Parallel()
 	if _, err := encodeSnapshot(1, []snapColl{{handle: "c", items: []*indexed{{e: &content.Entry{Slug: "s", Data: mapOf("bad", int(3))}}}}}); err == nil {

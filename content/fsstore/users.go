@@ -170,7 +170,7 @@ func (s *Store) CreateUser(u *content.User) error {
 	}
 	raw, err := formatUser(u)
 	if err != nil {
-		return content.Internalf(op, u.ID, err)
+		return encodeFailed(op, u.ID, err)
 	}
 	p := s.userPath(u.ID)
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Perm: 0o600, Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
@@ -254,7 +254,7 @@ func (s *Store) UpdateUser(id, wantHash string, edit func(u *content.User) error
 	}
 	raw, err := formatUser(u)
 	if err != nil {
-		return nil, "", content.Internalf(op, id, err)
+		return nil, "", encodeFailed(op, id, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Perm: 0o600, NoSync: s.opts.NoSync}); err != nil {
 		return nil, "", content.Internalf(op, p, err)

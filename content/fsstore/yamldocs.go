@@ -82,7 +82,7 @@ func (s *Store) writeDoc(op, p string, data *content.Map, wantHash string, exclu
 	}
 	raw, err := frontmatter.MarshalYAML(data)
 	if err != nil {
-		return Doc{}, content.Internalf(op, p, err)
+		return Doc{}, encodeFailed(op, p, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: exclusive, NoSync: s.opts.NoSync}); err != nil {
 		if errors.Is(err, fs.ErrExist) {
@@ -91,6 +91,17 @@ func (s *Store) writeDoc(op, p string, data *content.Map, wantHash string, exclu
 		return Doc{}, content.Internalf(op, p, err)
 	}
 	return Doc{Data: data, Hash: hashBytes(raw), Exists: true}, nil
+}
+
+// encodeFailed reports a file that could not be serialised. A document over the limits the
+// reader shares with the writer (content.MaxNesting, content.MaxDocumentBytes) keeps its own
+// error, which the client can act on; anything else is Internal.
+func encodeFailed(op, p string, err error) error {
+	if ce, ok := errors.AsType[*content.Error](err); ok && ce.Kind != content.Internal {
+		ce.Op, ce.Path = op, p
+		return ce
+	}
+	return content.Internalf(op, p, err)
 }
 
 // yamlHandles lists the handles of the *.yaml / *.yml files of a content folder, sorted. Files

@@ -10,10 +10,6 @@ import (
 	"cms/handlers/web"
 )
 
-// MaxDepth bounds the nesting of an entry body (objects and lists). The front matter parser
-// refuses files nested deeper than it allows, so a deeper write would make the entry unreadable.
-const MaxDepth = 32
-
 // Input is a decoded entry write (the body of POST and PUT). A nil pointer means the key was
 // absent or null, which on update keeps the current value.
 type Input struct {
@@ -39,15 +35,16 @@ func readOnlyKey(k string) bool {
 	return false
 }
 
-// DecodeEntry decodes an entry write body. A body that is not a JSON object, or nests deeper
-// than MaxDepth, is a *web.Error 400. Values of the wrong shape (a title that is not a string,
-// an unknown status, a reserved key inside data, an unknown top-level key, a malformed slug or
-// contentHash) are reported together as an Invalid *content.Error with Fields; the Input is then
-// still returned with every value that was valid, so callers can add their own messages.
+// DecodeEntry decodes an entry write body. A body that is not a JSON object is a *web.Error
+// 400; one nested deeper than content.MaxNesting an Invalid *content.Error with code
+// NESTING_TOO_DEEP. Values of the wrong shape (a title that is not a string, an unknown status,
+// a reserved key inside data, an unknown top-level key, a malformed slug or contentHash) are
+// reported together as an Invalid *content.Error with Fields; the Input is then still returned
+// with every value that was valid, so callers can add their own messages.
 func DecodeEntry(body []byte) (*Input, error) {
 	const op = "entries.DecodeEntry"
-	if d := jsonDepth(body); d > MaxDepth {
-		return nil, web.BadRequest("Request body nests deeper than %d levels", MaxDepth)
+	if err := content.CheckJSONNesting(op, body); err != nil {
+		return nil, err
 	}
 	var m content.Map
 	if err := m.UnmarshalJSON(body); err != nil {
@@ -134,41 +131,6 @@ func decodeData(m *content.Map, fe content.FieldErrors) *content.Map {
 		}
 	}
 	return out
-}
-
-// jsonDepth returns the deepest nesting of objects and lists in a JSON text (strings skipped).
-// It stops counting once past MaxDepth.
-func jsonDepth(b []byte) int {
-	depth, deepest := 0, 0
-	inString, escaped := false, false
-	for _, c := range b {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			if depth > deepest {
-				deepest = depth
-				if deepest > MaxDepth {
-					return deepest
-				}
-			}
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
 }
 
 func validHash(s string) bool {

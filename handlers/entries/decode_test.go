@@ -82,7 +82,7 @@ func checkInput(t *testing.T, in *entries.Input) {
 			t.Fatalf("data key %q accepted", k)
 		}
 	}
-	if d := depth(in.Data); d > entries.MaxDepth {
+	if d := depth(in.Data); d > content.MaxNesting {
 		t.Fatalf("data nests %d deep", d)
 	}
 }

@@ -117,8 +117,10 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	in, err := a.readInput(w, r)
 	fe := content.FieldErrors{}
 	if err != nil {
+		// Only field errors come with an Input to add messages to; a body that could not be
+		// decoded at all (nested too deeply, say) stops here.
 		ce, ok := errors.AsType[*content.Error](err)
-		if !ok || ce.Kind != content.Invalid {
+		if !ok || ce.Kind != content.Invalid || in == nil {
 			return err
 		}
 		for k, msgs := range ce.Fields {

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"cms/content"
 	"cms/handlers/web/webtest"
 )
 
@@ -127,8 +128,8 @@ func TestCreate(t *testing.T) {
 			nil, errCase{400, "BAD_REQUEST", "", nil}},
 		{"empty body", "blog", " ",
 			nil, errCase{400, "BAD_REQUEST", "Request body is empty; expected a JSON object", nil}},
-		{"too deep", "blog", `{"data":{"x":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `}}`,
-			nil, errCase{400, "BAD_REQUEST", "Request body nests deeper than 32 levels", nil}},
+		{"too deep", "blog", `{"data":{"x":` + strings.Repeat("[", content.MaxNesting) + strings.Repeat("]", content.MaxNesting) + `}}`,
+			nil, errCase{422, "NESTING_TOO_DEEP", "Objects and lists are nested more than 100 levels deep", nil}},
 		{"form post", "blog", "title=x",
 			http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}, errCase{415, "UNSUPPORTED_MEDIA_TYPE", "", nil}},
 		{"body over 1 MiB", "blog", `{"title":"big","content":"` + strings.Repeat("x", 1<<20) + `"}`,

@@ -8,6 +8,8 @@ import (
 
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
+
+	"cms/content"
 )
 
 // Bounds of the variables of one request.
@@ -28,7 +30,7 @@ func decodeVariables(raw []byte) (map[string]any, error) {
 	if raw[0] != '{' {
 		return nil, fmt.Errorf("variables must be a JSON object")
 	}
-	if d := jsonNesting(raw); d > maxVariableDepth+1 {
+	if d := content.JSONNesting(raw); d > maxVariableDepth+1 {
 		return nil, fmt.Errorf("variables are nested more than %d levels deep", maxVariableDepth)
 	}
 	var vars map[string]any
@@ -50,34 +52,6 @@ func decodeVariables(raw []byte) (map[string]any, error) {
 		return nil, fmt.Errorf("variables hold more than %d values", maxVariableNodes)
 	}
 	return vars, nil
-}
-
-// jsonNesting returns the deepest nesting of objects and lists in JSON text (strings skipped),
-// so that a hostile nesting is refused before it is decoded.
-func jsonNesting(b []byte) int {
-	depth, deepest, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
 }
 
 func countNodes(v any) int {

@@ -35,13 +35,16 @@ const (
 var roleResources = append(append([]string{}, content.Resources...), "git", "seo", "seo-reports", "seo-redirects", "seo-errors")
 
 // decodeObject parses a JSON body that must be an object. Malformed JSON is a 400; any other JSON
-// value is a 422.
+// value, or one nested deeper than content.MaxNesting, is a 422.
 func decodeObject(op string, body []byte) (map[string]json.RawMessage, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil, web.BadRequest("Request body is empty; expected a JSON object")
 	}
 	if !json.Valid(body) {
 		return nil, web.BadRequest("Request body is not valid JSON")
+	}
+	if err := content.CheckJSONNesting(op, body); err != nil {
+		return nil, err
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(body, &m); err != nil || m == nil {

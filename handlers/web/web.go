@@ -214,7 +214,8 @@ const DefaultBodyLimit = 1 << 20
 var errBodyTooLarge = errors.New("request body too large")
 
 // DecodeJSON reads a JSON body of at most limit bytes into v. Malformed JSON is a 400
-// BAD_REQUEST, an oversized body a 413, unknown trailing data a 400.
+// BAD_REQUEST, an oversized body a 413, unknown trailing data a 400, a body nested deeper than
+// content.MaxNesting a 422 NESTING_TOO_DEEP (checked before decoding).
 func DecodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	if limit <= 0 {
 		limit = DefaultBodyLimit
@@ -228,6 +229,9 @@ func DecodeJSON(w http.ResponseWriter, r *http.Request, limit int64, v any) erro
 	}
 	if len(strings.TrimSpace(string(body))) == 0 {
 		return BadRequest("Request body is empty; expected a JSON object")
+	}
+	if err := content.CheckJSONNesting("web.DecodeJSON", body); err != nil {
+		return err
 	}
 	if m, ok := v.(*content.Map); ok {
 		if err := m.UnmarshalJSON(body); err != nil {
