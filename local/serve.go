@@ -58,7 +58,8 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 		return err
 	}
 	listen := listenAddr(addr, e.getenv, cfg.Port)
-	return serve.Local(ctx, listen, serve.Stack(mux, log), log, func(a net.Addr) {
+	lim := serve.Limits{MaxConns: cfg.Server.MaxConnections, MaxConnsPerAddr: cfg.Server.MaxConnectionsPerAddress, BodyTimeout: cfg.Server.BodyTimeout}
+	return serve.Local(ctx, listen, serve.Stack(mux, log), log, lim, func(a net.Addr) {
 		url := a.String()
 		if strings.HasPrefix(url, "[::]:") {
 			url = "localhost:" + strings.TrimPrefix(url, "[::]:")

@@ -168,12 +168,14 @@ func AssetExt(name string) string {
 	return strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
 }
 
-// IsActiveAsset reports whether a file name has an extension a browser would run as a page or
-// script from the site's origin (html, htm, xhtml, js, mjs, cjs). Such files are never accepted
-// as uploads and are served as downloads.
+// IsActiveAsset reports whether a file name has an extension whose only use is as a web page or
+// script: HTML and XHTML pages, XSLT style sheets (which turn any XML into a page), web archives,
+// HTML applications and JavaScript. Uploads refuse them. Other types a browser can render as a
+// document (XML, SVG, feeds) are accepted as data and images; the assetfiles group serves every
+// file sandboxed, so neither these nor a file copied in by hand run on the site's origin.
 func IsActiveAsset(name string) bool {
 	switch AssetExt(name) {
-	case "html", "htm", "xhtml", "xht", "shtml", "js", "mjs", "cjs":
+	case "html", "htm", "xhtml", "xht", "shtml", "xsl", "xslt", "mht", "mhtml", "hta", "js", "mjs", "cjs":
 		return true
 	}
 	return false

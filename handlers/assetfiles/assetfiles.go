@@ -4,11 +4,17 @@
 //	GET|HEAD {public base}/assets/{path...}  the same, where Madori's public API serves them
 //
 // Files are served with http.ServeContent (Range, If-Modified-Since, If-None-Match with a strong
-// ETag of size and modification time), a Content-Type taken from the extension and never sniffed,
-// and X-Content-Type-Options: nosniff. Images and other known types are shown inline; files of
-// unknown type are downloads. SVG images may carry scripts, so they are served with a
-// Content-Security-Policy that forbids scripts and sandboxes the document; HTML and script files
-// (which uploads refuse, but a file copied in by hand could be) are served as sandboxed downloads.
+// ETag of size and modification time) and a Content-Type taken from the extension.
+//
+// Anyone who may upload could otherwise publish a page on the site's origin: an XHTML .xml, an
+// .svg, an .xsl or an .html file copied in by hand all run scripts when a browser opens them. So
+// every response of the group, errors and 304s included, carries X-Content-Type-Options: nosniff
+// and a Content-Security-Policy that sandboxes the document (no scripts, no forms, no pop-ups, an
+// opaque origin) and loads nothing. Only images, video, audio and PDF (inlineTypes) are shown
+// inline; they may load themselves, which is how a browser's own viewer page shows them. Every
+// other type, SVG and unknown types included, is a download (Content-Disposition: attachment).
+// An <img>, <video> or stylesheet link embeds any of them as before: the disposition and the
+// policy only govern opening the file itself.
 //
 // Metadata sidecars (*.meta.yaml), hidden files, folders, symbolic links and any path that is
 // not a clean relative path inside the assets folder are 404.
@@ -44,8 +50,23 @@ type Deps struct {
 	BasePath string
 }
 
-// CSP of SVG images and active files: no scripts, no plug-ins, a unique origin.
+// Content-Security-Policy of every response: no scripts, plug-ins, forms or pop-ups, an opaque
+// origin, nothing loaded.
 const sandboxCSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
+// mediaCSP is sandboxCSP for inline media: a browser shows a video or audio file opened on its own
+// in a page of its making that loads the file again under this policy.
+const mediaCSP = "default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; sandbox"
+
+// inlineTypes are the types shown in the browser rather than downloaded: a browser renders them
+// with its own viewer, never as a page of the site. SVG is not among them: it is a document that
+// can carry text, links and HTML, so even sandboxed it would let an author dress a page of the
+// site's origin; <img> still embeds it.
+var inlineTypes = map[string]bool{
+	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/avif": true,
+	"image/x-icon": true, "video/mp4": true, "video/webm": true, "video/quicktime": true,
+	"audio/mpeg": true, "audio/wav": true, "audio/ogg": true, "application/pdf": true,
+}
 
 // Prefixes are the path prefixes the group serves for a public API base path.
 func Prefixes(basePath string) []string {
@@ -76,7 +97,13 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /assets/{path...}", a.serve)
 	rt.HandleFunc("GET "+publicPrefix(d.BasePath)+"{path...}", a.serve)
-	return rt, nil
+	// The headers are set before routing so that 404s, 405s and redirects carry them too.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", sandboxCSP)
+		h.Set("X-Content-Type-Options", "nosniff")
+		rt.ServeHTTP(w, r)
+	}), nil
 }
 
 func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
@@ -95,21 +122,14 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	mimeType := fsstore.AssetMIMEType(p)
 	h.Set("Content-Type", mimeType)
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, info.Size, info.ModTime.UnixNano()))
 	h.Set("Cache-Control", "public, max-age=0, must-revalidate")
 	name := info.Name()
-	switch {
-	case fsstore.IsActiveAsset(p) || mimeType == "text/html":
-		h.Set("Content-Security-Policy", sandboxCSP)
-		h.Set("Content-Disposition", disposition("attachment", name))
-	case mimeType == "image/svg+xml":
-		h.Set("Content-Security-Policy", sandboxCSP)
+	if inlineTypes[mimeType] {
+		h.Set("Content-Security-Policy", mediaCSP)
 		h.Set("Content-Disposition", disposition("inline", name))
-	case mimeType == "application/octet-stream":
+	} else {
 		h.Set("Content-Disposition", disposition("attachment", name))
-	default:
-		h.Set("Content-Disposition", disposition("inline", name))
 	}
 	http.ServeContent(w, r, name, info.ModTime, f)
 	return nil

@@ -64,16 +64,16 @@ func TestServe(t *testing.T) {
 		wantStatus  int
 		wantType    string
 		wantDisp    string
-		wantCSP     bool
+		wantCSP     bool // the strict policy; inline media have their own (types_test.go)
 		wantBody    string
 		wantContain string
 	}{
 		{"image", "GET", "/assets/logo.png", 200, "image/png", `inline; filename="logo.png"`, false, "PNGDATA\n", ""},
 		{"public api path", "GET", "/api/public/assets/logo.png", 200, "image/png", `inline; filename="logo.png"`, false, "PNGDATA\n", ""},
 		{"head", "HEAD", "/assets/logo.png", 200, "image/png", `inline; filename="logo.png"`, false, "", ""},
-		{"svg is sandboxed", "GET", "/assets/icon.svg", 200, "image/svg+xml", `inline; filename="icon.svg"`, true, "", "<svg"},
+		{"svg is a sandboxed download", "GET", "/assets/icon.svg", 200, "image/svg+xml", `attachment; filename="icon.svg"`, true, "", "<svg"},
 		{"html is a sandboxed download", "GET", "/assets/page.html", 200, "text/html", `attachment; filename="page.html"`, true, "", ""},
-		{"unknown type is a download", "GET", "/assets/data.weird", 200, "application/octet-stream", `attachment; filename="data.weird"`, false, "bytes\n", ""},
+		{"unknown type is a download", "GET", "/assets/data.weird", 200, "application/octet-stream", `attachment; filename="data.weird"`, true, "bytes\n", ""},
 		{"unicode name", "GET", "/assets/docs/" + url.PathEscape(`Grüße "1".pdf`), 200, "application/pdf", `inline; filename="Gr__e _1_.pdf"; filename*=UTF-8''Gr%C3%BC%C3%9Fe%20%221%22.pdf`, false, "%PDF\n", ""},
 		{"sidecar never served", "GET", "/assets/logo.png.meta.yaml", 404, "", "", false, "", ""},
 		{"hidden file", "GET", "/assets/.hidden", 404, "", "", false, "", ""},

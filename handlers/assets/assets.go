@@ -18,8 +18,11 @@
 // and overwrite=true (an existing file is otherwise 409 CONFLICT). The file name is sanitised.
 // A file over MaxUploadBytes, or of a type outside AllowedTypes, is 422 UPLOAD_FAILED with
 // constraint ("file_size" or "file_type") and limit inside the error object. Active content is
-// refused whatever AllowedTypes says (422 VALIDATION_ERROR): HTML and script extensions, and
-// any file whose first bytes a browser would take for HTML.
+// refused whatever AllowedTypes says (422 VALIDATION_ERROR): the extensions of
+// fsstore.IsActiveAsset (HTML and XHTML pages, XSLT, web archives, HTML applications, scripts),
+// and any file whose first bytes a browser would take for HTML. XML and SVG are accepted; the
+// assetfiles group serves every file sandboxed, which is the guard that also covers files copied
+// into the folder by hand.
 //
 // Every path a client gives (directory, path, from, to) must be relative to the assets folder,
 // without "..", ".", hidden or empty elements, NUL, control characters or backslashes, and must

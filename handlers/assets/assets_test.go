@@ -144,6 +144,13 @@ func TestUpload(t *testing.T) {
 		{"type allowed", opts{allowed: []string{"application/pdf"}}, upload{token: manager, filename: "doc.pdf", data: []byte("%PDF")}, 201, "", "", "", "doc.pdf"},
 		{"html refused", opts{}, upload{token: manager, filename: "page.html", data: []byte("<p>hi")}, 422, "VALIDATION_ERROR", "", "", ""},
 		{"script refused", opts{}, upload{token: manager, filename: "x.MJS", data: []byte("alert(1)")}, 422, "VALIDATION_ERROR", "", "", ""},
+		{"xslt refused", opts{}, upload{token: manager, filename: "t.xsl", data: []byte(`<?xml version="1.0"?><xsl:stylesheet/>`)}, 422, "VALIDATION_ERROR", "", "", ""},
+		{"xslt refused (.xslt)", opts{}, upload{token: manager, filename: "t.XSLT", data: []byte(`<?xml version="1.0"?><xsl:stylesheet/>`)}, 422, "VALIDATION_ERROR", "", "", ""},
+		{"web archive refused", opts{}, upload{token: manager, filename: "page.mht", data: []byte("MIME-Version: 1.0\r\n")}, 422, "VALIDATION_ERROR", "", "", ""},
+		{"web archive refused (.mhtml)", opts{}, upload{token: manager, filename: "page.mhtml", data: []byte("MIME-Version: 1.0\r\n")}, 422, "VALIDATION_ERROR", "", "", ""},
+		{"html application refused", opts{}, upload{token: manager, filename: "app.hta", data: []byte("text first\n<hta:application/>")}, 422, "VALIDATION_ERROR", "", "", ""},
+		// XML is data; /assets serves it as a sandboxed download (handlers/assetfiles).
+		{"xml is data", opts{}, upload{token: manager, filename: "feed.xml", data: []byte(`<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>`)}, 201, "", "", "", "feed.xml"},
 		{"html disguised as image", opts{}, upload{token: manager, filename: "cat.png", data: []byte("  <html><script>alert(1)</script>")}, 422, "VALIDATION_ERROR", "", "", ""},
 		{"html with unknown extension", opts{}, upload{token: manager, filename: "data.bin", data: []byte("<!DOCTYPE html><p>")}, 422, "VALIDATION_ERROR", "", "", ""},
 		{"svg with a comment", opts{}, upload{token: manager, filename: "icon.svg", data: []byte(`<!-- made by hand --><svg xmlns="http://www.w3.org/2000/svg"></svg>`)}, 201, "", "", "", "icon.svg"},

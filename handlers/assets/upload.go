@@ -22,7 +22,7 @@ type UploadDetails struct {
 	Limit      string `json:"limit"`      // e.g. "10MB", or the allowed types
 }
 
-const activeMessage = "Active HTML and script uploads are not allowed"
+const activeMessage = "Web pages, XSLT style sheets, web archives and scripts cannot be uploaded"
 
 func (a *api) upload(w http.ResponseWriter, r *http.Request) error {
 	const op = "assets.upload"

@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"os"
 	"strings"
 
 	"cms/content"
@@ -255,15 +256,20 @@ func jsonErrorText(err error) string {
 	return err.Error()
 }
 
-// ReadBody reads at most limit bytes of the request body; more is a 413 PAYLOAD_TOO_LARGE.
+// ReadBody reads at most limit bytes of the request body; more is a 413 PAYLOAD_TOO_LARGE. A
+// small body must arrive within the body-read timeout (deadline.go), or it is a 408.
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, TooLarge(limit)
 	}
+	bodyDeadline(w, r, limit)
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return nil, TooLarge(limit)
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			return nil, bodyTimedOut()
 		}
 		return nil, BadRequest("Could not read request body")
 	}

@@ -189,7 +189,8 @@ func (b *bench) startCMS(ctx context.Context, n int, label string) (*proc, time.
 	if err != nil {
 		return nil, 0, err
 	}
-	var env []string
+	// The load generator is one client address with up to 4096 connections.
+	env := []string{"CMS_SERVER_MAX_CONNECTIONS_PER_ADDRESS=0", "CMS_SERVER_MAX_CONNECTIONS=0"}
 	pprofAddr := ""
 	if b.o.profileDir != "" {
 		if err := os.MkdirAll(b.o.profileDir, 0o755); err != nil {

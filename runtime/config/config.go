@@ -103,6 +103,14 @@ type Config struct {
 		MaxUploadBytes int64
 		AllowedTypes   []string // MIME types; empty = all except active content
 	}
+	Server struct {
+		// Open connections of `cms serve`, in all and from one client address (IPv6: one /64);
+		// 0 = no cap. Connections over a cap are closed at once (runtime/serve.LimitListener).
+		MaxConnections           int
+		MaxConnectionsPerAddress int
+		// BodyTimeout is how long a small request body may take to arrive (web.ReadBody).
+		BodyTimeout time.Duration
+	}
 	Log struct {
 		Level  string // debug, info, warn, error
 		Format string // text or json; "" = text in development, json in production
@@ -175,6 +183,9 @@ func Default() Config {
 	c.Hooks.Timeout = 100 * time.Millisecond
 	c.Hooks.CacheDir = filepath.Join(os.TempDir(), "cms-wasm-cache")
 	c.Assets.MaxUploadBytes = 10 << 20
+	c.Server.MaxConnections = 2048
+	c.Server.MaxConnectionsPerAddress = 256
+	c.Server.BodyTimeout = 10 * time.Second
 	c.Log.Level = "info"
 	c.Watch = "notify"
 	c.IndexSnapshot = true

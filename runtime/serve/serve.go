@@ -122,13 +122,16 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 // ShutdownTimeout bounds how long Local waits for in-flight requests when ctx ends.
 const ShutdownTimeout = 10 * time.Second
 
-// Local serves h on addr until ctx ends, then shuts down gracefully. ready, if not nil, receives
-// the bound address once the listener is open (useful with ":0").
-func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(net.Addr)) error {
+// Local serves h on addr within lim until ctx ends, then shuts down gracefully. ready, if not
+// nil, receives the bound address once the listener is open (useful with ":0").
+func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, lim Limits, ready func(net.Addr)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
+	// What a slow client holds is bounded: headers by ReadHeaderTimeout, a small body by
+	// lim.BodyTimeout (web.ReadBody), any body by ReadTimeout, an idle connection by IdleTimeout,
+	// and the number of its connections by LimitListener.
 	srv := &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -137,7 +140,9 @@ func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, r
 		IdleTimeout:       120 * time.Second,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		BaseContext: func(net.Listener) context.Context {
+			return web.WithBodyReadTimeout(context.WithoutCancel(ctx), lim.BodyTimeout)
+		},
 	}
 	if ready != nil {
 		ready(ln.Addr())
@@ -145,7 +150,7 @@ func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, r
 	errc := make(chan error, 1)
 	// Serve rather than ListenAndServe: the listener is already bound, so ":0" works and the
 	// address is known before the first request.
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(LimitListener(ln, lim, log)) }()
 	select {
 	case err := <-errc:
 		return err
