@@ -10,6 +10,7 @@ import (
 
 	"cms/content"
 	"cms/content/fsstore"
+	"cms/content/navtree"
 	"cms/runtime/config"
 )
 
@@ -76,7 +77,7 @@ func checkNavigation(st *fsstore.Store, _ config.Config) []fsstore.Problem {
 			out = append(out, fsstore.Problem{File: file, Message: err.Error()})
 			continue
 		}
-		paths := fsstore.NavURLAndEntry(tree.Items)
+		paths := navtree.URLAndEntry(tree.Items)
 		if len(paths) == 0 {
 			continue
 		}

@@ -11,21 +11,21 @@ import (
 	"unicode/utf8"
 
 	"cms/content"
+	"cms/content/assetpath"
 	"cms/content/contenttest"
-	"cms/content/fsstore"
 )
 
 func TestCleanAssetPath(t *testing.T) {
 	t.Parallel()
 	ok := map[string]string{"": "", "/": "", "a.png": "a.png", "img/a b.png": "img/a b.png", "img/": "img", "ü/ß.txt": "ü/ß.txt"}
 	for in, want := range ok {
-		if got, err := fsstore.CleanAssetPath(in); err != nil || got != want {
+		if got, err := assetpath.Clean(in); err != nil || got != want {
 			t.Errorf("CleanAssetPath(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
 	for _, in := range []string{"../x", "a/../../x", "..", ".", "./a", "/etc/passwd", `a\b`, "a\x00b", "a//b", ".env", "img/.hidden",
 		"a.png.meta.yaml", "a\nb", "\xff", strings.Repeat("a", 1025), strings.Repeat("a", 201)} {
-		if got, err := fsstore.CleanAssetPath(in); err == nil {
+		if got, err := assetpath.Clean(in); err == nil {
 			t.Errorf("CleanAssetPath(%q) = %q, want an error", in, got)
 		}
 	}
@@ -36,7 +36,7 @@ func FuzzAssetPath(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		c, err := fsstore.CleanAssetPath(p)
+		c, err := assetpath.Clean(p)
 		if err != nil {
 			return
 		}
@@ -44,10 +44,10 @@ func FuzzAssetPath(f *testing.F) {
 			return
 		}
 		if !fs.ValidPath(c) || path.Clean(c) != c || !utf8.ValidString(c) || strings.ContainsAny(c, "\\\x00") ||
-			strings.HasSuffix(c, fsstore.AssetMetaSuffix) || strings.HasPrefix(c, ".") || strings.Contains(c, "/.") {
+			strings.HasSuffix(c, assetpath.MetaSuffix) || strings.HasPrefix(c, ".") || strings.Contains(c, "/.") {
 			t.Fatalf("CleanAssetPath(%q) accepted %q", p, c)
 		}
-		if again, err := fsstore.CleanAssetPath(c); err != nil || again != c {
+		if again, err := assetpath.Clean(c); err != nil || again != c {
 			t.Fatalf("CleanAssetPath is not idempotent on %q: %q, %v", c, again, err)
 		}
 	})
@@ -67,15 +67,15 @@ func TestSanitizeAssetName(t *testing.T) {
 		"Straße 1.pdf":            "Straße 1.pdf",
 		"":                        "file",
 	} {
-		if got := fsstore.SanitizeAssetName(in); got != want {
+		if got := assetpath.Sanitize(in); got != want {
 			t.Errorf("SanitizeAssetName(%q) = %q, want %q", in, got, want)
 		}
-		if _, err := fsstore.CleanAssetPath(fsstore.SanitizeAssetName(in)); err != nil {
+		if _, err := assetpath.Clean(assetpath.Sanitize(in)); err != nil {
 			t.Errorf("sanitised %q is not a valid path: %v", in, err)
 		}
 	}
-	long := fsstore.SanitizeAssetName(strings.Repeat("é", 300) + ".png")
-	if len(long) > fsstore.MaxAssetNameLen || !strings.HasSuffix(long, ".png") || !utf8.ValidString(long) {
+	long := assetpath.Sanitize(strings.Repeat("é", 300) + ".png")
+	if len(long) > assetpath.MaxNameLen || !strings.HasSuffix(long, ".png") || !utf8.ValidString(long) {
 		t.Errorf("long name = %q (%d bytes)", long, len(long))
 	}
 }
@@ -83,11 +83,11 @@ func TestSanitizeAssetName(t *testing.T) {
 func TestAssetMIMEType(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{"a.PNG": "image/png", "b.svg": "image/svg+xml", "c": "application/octet-stream", "d.weird": "application/octet-stream", "e.mov": "video/quicktime"} {
-		if got := fsstore.AssetMIMEType(in); got != want {
+		if got := assetpath.MIMEType(in); got != want {
 			t.Errorf("AssetMIMEType(%q) = %q, want %q", in, got, want)
 		}
 	}
-	if !fsstore.IsActiveAsset("x.HTML") || !fsstore.IsActiveAsset("y.mjs") || fsstore.IsActiveAsset("z.svg") {
+	if !assetpath.IsActive("x.HTML") || !assetpath.IsActive("y.mjs") || assetpath.IsActive("z.svg") {
 		t.Error("IsActiveAsset is wrong")
 	}
 }

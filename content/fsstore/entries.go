@@ -78,17 +78,17 @@ func entryFromFront(collection, slug string, raw []byte, front *content.Map) *co
 		v := front.Value(k)
 		switch k {
 		case "title":
-			e.Title = scalarString(v)
+			e.Title = content.ScalarString(v)
 		case "slug":
 			// The file name is the slug; a differing key is ignored rather than trusted.
 		case "status":
-			e.Status = scalarString(v)
+			e.Status = content.ScalarString(v)
 		case "author":
-			e.Author = scalarString(v)
+			e.Author = content.ScalarString(v)
 		case "createdAt":
-			e.CreatedAt = scalarString(v)
+			e.CreatedAt = content.ScalarString(v)
 		case "updatedAt":
-			e.UpdatedAt = scalarString(v)
+			e.UpdatedAt = content.ScalarString(v)
 		default:
 			e.Data.Set(k, v)
 		}
@@ -100,16 +100,6 @@ func entryFromFront(collection, slug string, raw []byte, front *content.Map) *co
 		e.Status = content.StatusDraft
 	}
 	return e
-}
-
-func scalarString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	}
-	return fmt.Sprint(v)
 }
 
 // FormatEntry serialises an entry: title, slug, status, createdAt, updatedAt, author, then the

@@ -36,7 +36,6 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/handlers/web"
 )
 
@@ -44,17 +43,17 @@ import (
 // relative to the assets folder; a path that breaks fsstore.CleanAssetPath is an Invalid error.
 type Store interface {
 	// ListAssets lists a folder's files and sub-folder names; a missing folder is a NotFound error.
-	ListAssets(dir string) ([]fsstore.AssetInfo, []string, error)
+	ListAssets(dir string) ([]content.AssetInfo, []string, error)
 	// StatAsset describes a file or folder, or returns a NotFound error.
-	StatAsset(p string) (fsstore.AssetInfo, error)
+	StatAsset(p string) (content.AssetInfo, error)
 	// SaveAsset writes a file; an existing one is a Conflict error unless overwrite is set.
-	SaveAsset(p string, src io.Reader, overwrite bool) (fsstore.AssetInfo, error)
+	SaveAsset(p string, src io.Reader, overwrite bool) (content.AssetInfo, error)
 	// AssetMeta reads a file's metadata; a missing file is a NotFound error.
 	AssetMeta(p string) (*content.Map, error)
 	// SaveAssetMeta replaces a file's metadata; a missing file is a NotFound error.
 	SaveAssetMeta(p string, meta *content.Map) error
 	// MoveAsset renames a file or folder; a missing source is NotFound, a taken target Conflict.
-	MoveAsset(from, to string) (fsstore.AssetInfo, error)
+	MoveAsset(from, to string) (content.AssetInfo, error)
 	// DeleteAsset removes a file or an empty folder; a missing one is NotFound, a non-empty
 	// folder Conflict.
 	DeleteAsset(p string) error
