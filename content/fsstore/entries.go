@@ -166,7 +166,7 @@ func (s *Store) index(c string) (*collIndex, error) {
 func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 	const op = "fsstore.buildIndex"
 	dir := s.contentPath("collections", c)
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -347,7 +347,7 @@ func (s *Store) rescan(c string) {
 	}
 	s.refreshRenames()
 	dir := s.contentPath("collections", c)
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		return
 	}

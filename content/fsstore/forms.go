@@ -358,7 +358,7 @@ func (s *Store) DeleteSubmission(form, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.RemoveFile(path.Join(s.submissionDir(form), name)); err != nil {
+	if err := s.removeFile(path.Join(s.submissionDir(form), name)); err != nil {
 		if content.IsNotFound(err) {
 			return content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)
 		}

@@ -24,7 +24,7 @@ const (
 // and logged.
 func (s *Store) Hooks() ([]content.Hook, error) {
 	const op = "fsstore.Hooks"
-	ents, err := s.ReadDir(s.resourcePath("hooks"))
+	ents, err := s.readDir(s.resourcePath("hooks"))
 	if err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func (s *Store) HookMeta(name string) (*content.Hook, error) {
 		return nil, content.NotFoundf(op, name, "Hook %q not found", name)
 	}
 	p := s.hookPath(name, hookMetaExt)
-	raw, err := s.ReadFile(p)
+	raw, err := s.readFile(p)
 	if err != nil {
 		if content.IsNotFound(err) {
 			return nil, content.NotFoundf(op, name, "Hook %q not found", name)
@@ -86,7 +86,7 @@ func (s *Store) HookModule(name string) ([]byte, error) {
 	if !content.ValidHookName(name) {
 		return nil, content.NotFoundf(op, name, "Hook %q not found", name)
 	}
-	b, err := s.ReadFile(s.hookPath(name, hookModuleExt))
+	b, err := s.readFile(s.hookPath(name, hookModuleExt))
 	if content.IsNotFound(err) {
 		return nil, content.NotFoundf(op, name, "Hook %q not found", name)
 	}
@@ -120,10 +120,10 @@ func (s *Store) PutHook(h content.Hook, wasm []byte) (replaced bool, err error) 
 	if _, err := s.root.Stat(mp); err == nil {
 		replaced = true
 	}
-	if err := s.WriteFile(wp, wasm, 0o644, false); err != nil {
+	if err := s.writeFile(wp, wasm, 0o644, false); err != nil {
 		return false, err
 	}
-	if err := s.WriteFile(mp, raw, 0o644, false); err != nil {
+	if err := s.writeFile(mp, raw, 0o644, false); err != nil {
 		return false, err
 	}
 	return replaced, nil
@@ -142,13 +142,13 @@ func (s *Store) DeleteHook(name string) error {
 	mp := s.hookPath(name, hookMetaExt)
 	unlock := s.lock(mp)
 	defer unlock()
-	if err := s.RemoveFile(mp); err != nil {
+	if err := s.removeFile(mp); err != nil {
 		if content.IsNotFound(err) {
 			return content.NotFoundf(op, name, "Hook %q not found", name)
 		}
 		return err
 	}
-	if err := s.RemoveFile(s.hookPath(name, hookModuleExt)); err != nil && !content.IsNotFound(err) {
+	if err := s.removeFile(s.hookPath(name, hookModuleExt)); err != nil && !content.IsNotFound(err) {
 		return err
 	}
 	return nil

@@ -95,7 +95,7 @@ func encodeFailed(op, p string, err error) error {
 // yamlHandles lists the handles of the *.yaml / *.yml files of a content folder, sorted. Files
 // whose name is not a valid handle, dotfiles and temp files are skipped.
 func (s *Store) yamlHandles(dir string) ([]string, error) {
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		return nil, err
 	}

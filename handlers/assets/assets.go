@@ -40,7 +40,7 @@ import (
 )
 
 // Store is what the group reads and writes: the methods of fsstore.Store it calls. Paths are
-// relative to the assets folder; a path that breaks fsstore.CleanAssetPath is an Invalid error.
+// relative to the assets folder; a path that breaks assetpath.Clean is an Invalid error.
 type Store interface {
 	// ListAssets lists a folder's files and sub-folder names; a missing folder is a NotFound error.
 	ListAssets(dir string) ([]content.AssetInfo, []string, error)
