@@ -86,4 +86,3 @@ func TestMIMEType(t *testing.T) {
 		t.Error("IsActive is wrong")
 	}
 }
-
