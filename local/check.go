@@ -10,6 +10,7 @@ import (
 
 	"cms/content"
 	"cms/content/fsstore"
+	"cms/content/navtree"
 	"cms/runtime/config"
 )
 
@@ -58,7 +59,7 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 
 // checkNavigation reports navigation trees that do not load (GET answers 500) and, with file and
 // line, items edited by hand to have both a url and an entry: the API refuses those, and they are
-// served with the entry's URL (fsstore.NavURLAndEntry).
+// served with the entry's URL (navtree.URLAndEntry).
 func checkNavigation(st *fsstore.Store, _ config.Config) []fsstore.Problem {
 	handles, err := st.NavigationDataHandles()
 	if err != nil {
@@ -76,12 +77,12 @@ func checkNavigation(st *fsstore.Store, _ config.Config) []fsstore.Problem {
 			out = append(out, fsstore.Problem{File: file, Message: err.Error()})
 			continue
 		}
-		paths := fsstore.NavURLAndEntry(tree.Items)
+		paths := navtree.URLAndEntry(tree.Items)
 		if len(paths) == 0 {
 			continue
 		}
 		var lines map[string]int
-		if raw, err := st.ReadFile(file); err == nil {
+		if raw, err := st.Root().ReadFile(file); err == nil {
 			lines = navItemLines(raw)
 		}
 		for _, p := range paths {

@@ -2,7 +2,6 @@ package fsstore
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -10,176 +9,12 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"cms/content"
+	"cms/content/assetpath"
 	"cms/content/frontmatter"
 	"cms/content/internal/atomicfile"
 )
-
-// AssetMetaSuffix ends the name of an asset's metadata sidecar: photo.jpg has photo.jpg.meta.yaml.
-const AssetMetaSuffix = ".meta.yaml"
-
-// Bounds on asset paths.
-const (
-	MaxAssetPathLen = 1024 // bytes of a whole path
-	MaxAssetNameLen = 200  // bytes of one file or folder name
-)
-
-// AssetInfo describes one file or folder of the assets folder.
-type AssetInfo struct {
-	Path    string // slash-separated, relative to the assets folder
-	Size    int64
-	ModTime time.Time
-	Dir     bool
-	HasMeta bool // a metadata sidecar exists (set by ListAssets only)
-}
-
-// Name returns the last element of the path.
-func (a AssetInfo) Name() string { return path.Base(a.Path) }
-
-// CleanAssetPath checks a path taken from a client and relative to the assets folder, and
-// returns it without a trailing slash. The empty path (or "/") names the assets folder itself. A path is refused when it is absolute, holds a NUL, a control character,
-// a backslash or invalid UTF-8, has an empty, ".", ".." or dot-prefixed element (hidden files
-// and the store's temp files are never assets), names a metadata sidecar, or is too long. The
-// error message is safe to show a client. The store enforces the same rules, and its os.Root
-// keeps every path inside the assets folder whatever a check misses.
-func CleanAssetPath(p string) (string, error) {
-	p = strings.TrimSuffix(p, "/")
-	if p == "" {
-		return "", nil
-	}
-	switch {
-	case len(p) > MaxAssetPathLen:
-		return "", fmt.Errorf("path is longer than %d bytes", MaxAssetPathLen)
-	case !utf8.ValidString(p):
-		return "", errors.New("path is not valid UTF-8")
-	case strings.HasPrefix(p, "/"):
-		return "", errors.New("path must be relative to the assets folder")
-	case strings.ContainsRune(p, '\\'):
-		return "", errors.New("path must not contain a backslash")
-	case strings.HasSuffix(p, AssetMetaSuffix):
-		return "", errors.New("metadata sidecar files are not assets")
-	}
-	for _, r := range p {
-		if r == 0 || unicode.IsControl(r) {
-			return "", errors.New("path must not contain control characters")
-		}
-	}
-	for seg := range strings.SplitSeq(p, "/") {
-		switch {
-		case seg == "":
-			return "", errors.New("path must not contain empty elements")
-		case seg == "." || seg == "..":
-			return "", errors.New("path must not contain . or .. elements")
-		case strings.HasPrefix(seg, "."):
-			return "", errors.New("path must not name hidden files or folders")
-		case len(seg) > MaxAssetNameLen:
-			return "", fmt.Errorf("a file or folder name is longer than %d bytes", MaxAssetNameLen)
-		}
-	}
-	return p, nil
-}
-
-// SanitizeAssetName turns an uploaded file name into a safe one: any folder part is dropped,
-// characters other than letters, digits, spaces and . _ - ( ) become '-', runs of '-' collapse,
-// leading dots and dashes go (no hidden files), and the name is shortened to MaxAssetNameLen
-// bytes keeping its extension. A name with nothing left becomes "file" plus its extension.
-func SanitizeAssetName(name string) string {
-	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
-		name = name[i+1:]
-	}
-	name = strings.ToValidUTF8(name, "")
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.TrimSpace(name) {
-		ok := unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || r == '.' || r == '_' || r == '(' || r == ')' || r == '-'
-		if !ok || r == '-' {
-			if !dash {
-				b.WriteByte('-')
-			}
-			dash = true
-			continue
-		}
-		dash = false
-		b.WriteRune(r)
-	}
-	out := strings.TrimLeft(b.String(), ".- ")
-	out = strings.TrimRight(out, ". ")
-	ext := path.Ext(out)
-	if len(ext) > 20 {
-		ext = ""
-	}
-	if strings.TrimSuffix(out, ext) == "" {
-		out = "file" + ext
-	}
-	if len(out) > MaxAssetNameLen {
-		stem := strings.TrimSuffix(out, ext)
-		stem = truncateUTF8(stem, MaxAssetNameLen-len(ext))
-		out = stem + ext
-	}
-	if strings.HasSuffix(out, AssetMetaSuffix) {
-		out = strings.TrimSuffix(out, AssetMetaSuffix) + "-meta.yaml"
-	}
-	return out
-}
-
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
-// assetMIME maps lower-case extensions to MIME types (Madori's table).
-var assetMIME = map[string]string{
-	"jpg": "image/jpeg", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif",
-	"svg": "image/svg+xml", "webp": "image/webp", "ico": "image/x-icon", "avif": "image/avif",
-	"pdf": "application/pdf", "doc": "application/msword",
-	"docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	"xls":  "application/vnd.ms-excel",
-	"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-	"mp4":  "video/mp4", "webm": "video/webm", "mov": "video/quicktime",
-	"mp3": "audio/mpeg", "wav": "audio/wav", "ogg": "audio/ogg",
-	"html": "text/html", "htm": "text/html", "css": "text/css", "js": "application/javascript",
-	"mjs": "application/javascript", "cjs": "application/javascript",
-	"json": "application/json", "xml": "application/xml",
-	"zip": "application/zip", "tar": "application/x-tar", "gz": "application/gzip",
-	"woff": "font/woff", "woff2": "font/woff2", "ttf": "font/ttf", "otf": "font/otf",
-	"txt": "text/plain", "csv": "text/csv", "md": "text/markdown",
-}
-
-// AssetMIMEType returns the MIME type of a file name by its extension, case-insensitively;
-// unknown extensions are application/octet-stream. Content is never sniffed for this.
-func AssetMIMEType(name string) string {
-	if t, ok := assetMIME[AssetExt(name)]; ok {
-		return t
-	}
-	return "application/octet-stream"
-}
-
-// AssetExt returns a name's extension without the dot, lower-cased.
-func AssetExt(name string) string {
-	return strings.ToLower(strings.TrimPrefix(path.Ext(name), "."))
-}
-
-// IsActiveAsset reports whether a file name has an extension whose only use is as a web page or
-// script: HTML and XHTML pages, XSLT style sheets (which turn any XML into a page), web archives,
-// HTML applications and JavaScript. Uploads refuse them. Other types a browser can render as a
-// document (XML, SVG, feeds) are accepted as data and images; the assetfiles group serves every
-// file sandboxed, so neither these nor a file copied in by hand run on the site's origin.
-func IsActiveAsset(name string) bool {
-	switch AssetExt(name) {
-	case "html", "htm", "xhtml", "xht", "shtml", "xsl", "xslt", "mht", "mhtml", "hta", "js", "mjs", "cjs":
-		return true
-	}
-	return false
-}
 
 // assetsRoot opens the assets folder as its own root, so that not even a symbolic link inside
 // it can lead elsewhere in the site folder (to users/ or .sessions/). create makes the folder
@@ -194,7 +29,7 @@ func (s *Store) assetsRoot(create bool) (*os.Root, error) {
 }
 
 func (s *Store) assetPathArg(op, p string, allowRoot bool) (string, error) {
-	c, err := CleanAssetPath(p)
+	c, err := assetpath.Clean(p)
 	if err != nil {
 		return "", &content.Error{Kind: content.Invalid, Op: op, Path: p, Message: "Invalid asset path: " + err.Error()}
 	}
@@ -213,8 +48,8 @@ func dotOrPath(p string) string {
 	return p
 }
 
-func infoOf(p string, fi fs.FileInfo) AssetInfo {
-	return AssetInfo{Path: p, Size: fi.Size(), ModTime: fi.ModTime(), Dir: fi.IsDir()}
+func infoOf(p string, fi fs.FileInfo) content.AssetInfo {
+	return content.AssetInfo{Path: p, Size: fi.Size(), ModTime: fi.ModTime(), Dir: fi.IsDir()}
 }
 
 // notFoundAsset is the error for a missing asset or folder.
@@ -226,7 +61,7 @@ func notFoundAsset(op, p string) error {
 // and the names of its sub-folders, sorted. Metadata sidecars, hidden files, temp files and
 // anything that is neither a regular file nor a folder (symbolic links) are left out. A missing
 // assets folder lists as empty; a missing sub-folder is a NotFound error.
-func (s *Store) ListAssets(dir string) ([]AssetInfo, []string, error) {
+func (s *Store) ListAssets(dir string) ([]content.AssetInfo, []string, error) {
 	const op = "fsstore.ListAssets"
 	dir, err := s.assetPathArg(op, dir, true)
 	if err != nil {
@@ -235,7 +70,7 @@ func (s *Store) ListAssets(dir string) ([]AssetInfo, []string, error) {
 	root, err := s.assetsRoot(false)
 	if errors.Is(err, fs.ErrNotExist) {
 		if dir == "" {
-			return []AssetInfo{}, []string{}, nil
+			return []content.AssetInfo{}, []string{}, nil
 		}
 		return nil, nil, notFoundAsset(op, dir)
 	}
@@ -250,16 +85,16 @@ func (s *Store) ListAssets(dir string) ([]AssetInfo, []string, error) {
 		}
 		return nil, nil, content.Internalf(op, dir, err)
 	}
-	files, dirs := []AssetInfo{}, []string{}
+	files, dirs := []content.AssetInfo{}, []string{}
 	sidecars := map[string]bool{}
 	for _, e := range ents {
-		if name, ok := strings.CutSuffix(e.Name(), AssetMetaSuffix); ok && e.Type().IsRegular() {
+		if name, ok := strings.CutSuffix(e.Name(), assetpath.MetaSuffix); ok && e.Type().IsRegular() {
 			sidecars[name] = true
 		}
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if strings.HasPrefix(name, ".") || strings.HasSuffix(name, AssetMetaSuffix) {
+		if strings.HasPrefix(name, ".") || strings.HasSuffix(name, assetpath.MetaSuffix) {
 			continue
 		}
 		switch {
@@ -283,79 +118,79 @@ func (s *Store) ListAssets(dir string) ([]AssetInfo, []string, error) {
 func isNotDir(err error) bool { return errors.Is(err, syscall.ENOTDIR) }
 
 // StatAsset describes one asset file or folder, or returns a NotFound error.
-func (s *Store) StatAsset(p string) (AssetInfo, error) {
+func (s *Store) StatAsset(p string) (content.AssetInfo, error) {
 	const op = "fsstore.StatAsset"
 	p, err := s.assetPathArg(op, p, false)
 	if err != nil {
-		return AssetInfo{}, err
+		return content.AssetInfo{}, err
 	}
 	root, err := s.assetsRoot(false)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return AssetInfo{}, notFoundAsset(op, p)
+			return content.AssetInfo{}, notFoundAsset(op, p)
 		}
-		return AssetInfo{}, content.Internalf(op, p, err)
+		return content.AssetInfo{}, content.Internalf(op, p, err)
 	}
 	defer root.Close()
 	return statIn(op, root, p)
 }
 
-func statIn(op string, root *os.Root, p string) (AssetInfo, error) {
+func statIn(op string, root *os.Root, p string) (content.AssetInfo, error) {
 	fi, err := root.Lstat(p)
 	if err != nil || !(fi.Mode().IsRegular() || fi.IsDir()) {
 		if err == nil || errors.Is(err, fs.ErrNotExist) || isNotDir(err) {
-			return AssetInfo{}, notFoundAsset(op, p)
+			return content.AssetInfo{}, notFoundAsset(op, p)
 		}
-		return AssetInfo{}, content.Internalf(op, p, err)
+		return content.AssetInfo{}, content.Internalf(op, p, err)
 	}
 	return infoOf(p, fi), nil
 }
 
 // OpenAsset opens an asset file for reading, for serving it. Folders, sidecars, hidden files and
 // anything but a regular file are a NotFound error. The caller closes the file.
-func (s *Store) OpenAsset(p string) (*os.File, AssetInfo, error) {
+func (s *Store) OpenAsset(p string) (*os.File, content.AssetInfo, error) {
 	const op = "fsstore.OpenAsset"
 	p, err := s.assetPathArg(op, p, false)
 	if err != nil {
-		return nil, AssetInfo{}, notFoundAsset(op, p)
+		return nil, content.AssetInfo{}, notFoundAsset(op, p)
 	}
 	root, err := s.assetsRoot(false)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, AssetInfo{}, notFoundAsset(op, p)
+			return nil, content.AssetInfo{}, notFoundAsset(op, p)
 		}
-		return nil, AssetInfo{}, content.Internalf(op, p, err)
+		return nil, content.AssetInfo{}, content.Internalf(op, p, err)
 	}
 	defer root.Close()
 	if fi, err := root.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-		return nil, AssetInfo{}, notFoundAsset(op, p)
+		return nil, content.AssetInfo{}, notFoundAsset(op, p)
 	}
 	f, err := root.Open(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, AssetInfo{}, notFoundAsset(op, p)
+			return nil, content.AssetInfo{}, notFoundAsset(op, p)
 		}
-		return nil, AssetInfo{}, content.Internalf(op, p, err)
+		return nil, content.AssetInfo{}, content.Internalf(op, p, err)
 	}
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, AssetInfo{}, notFoundAsset(op, p)
+		return nil, content.AssetInfo{}, notFoundAsset(op, p)
 	}
 	return f, infoOf(p, fi), nil
 }
 
 // SaveAsset writes an asset file from src, atomically, creating its folder. An existing file is
 // a Conflict error unless overwrite is set; an existing folder of that name always is.
-func (s *Store) SaveAsset(p string, src io.Reader, overwrite bool) (AssetInfo, error) {
+func (s *Store) SaveAsset(p string, src io.Reader, overwrite bool) (content.AssetInfo, error) {
 	const op = "fsstore.SaveAsset"
 	root, p, done, err := s.beginAssetWrite(op, p, true)
 	if err != nil {
-		return AssetInfo{}, err
+		return content.AssetInfo{}, err
 	}
 	defer done()
 	if fi, err := root.Lstat(p); err == nil && (fi.IsDir() || !overwrite) {
-		return AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", p)
+		return content.AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", p)
 	}
 	err = atomicfile.WriteFrom(root, p, func(w io.Writer) error {
 		_, err := io.Copy(w, src)
@@ -363,12 +198,12 @@ func (s *Store) SaveAsset(p string, src io.Reader, overwrite bool) (AssetInfo, e
 	}, atomicfile.Options{Exclusive: !overwrite, NoSync: s.opts.NoSync})
 	if err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", p)
+			return content.AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", p)
 		}
 		if isNotDir(err) {
-			return AssetInfo{}, content.Conflictf(op, "A file is in the way of folder %q", path.Dir(p))
+			return content.AssetInfo{}, content.Conflictf(op, "A file is in the way of folder %q", path.Dir(p))
 		}
-		return AssetInfo{}, content.Internalf(op, p, err)
+		return content.AssetInfo{}, content.Internalf(op, p, err)
 	}
 	return statIn(op, root, p)
 }
@@ -398,7 +233,7 @@ func (s *Store) metaIn(op string, root *os.Root, p string) (*content.Map, error)
 	} else if fi.Dir {
 		return nil, notFoundAsset(op, p)
 	}
-	raw, err := root.ReadFile(p + AssetMetaSuffix)
+	raw, err := root.ReadFile(p + assetpath.MetaSuffix)
 	if errors.Is(err, fs.ErrNotExist) {
 		return content.NewMap(0), nil
 	}
@@ -408,7 +243,7 @@ func (s *Store) metaIn(op string, root *os.Root, p string) (*content.Map, error)
 	m, err := frontmatter.ParseYAMLMap(raw, 1)
 	if err != nil {
 		// A broken sidecar should not hide the asset; it is reported and read as empty.
-		s.problem(path.Join(s.opts.AssetsDir, p+AssetMetaSuffix), err)
+		s.problem(path.Join(s.opts.AssetsDir, p+assetpath.MetaSuffix), err)
 		return content.NewMap(0), nil
 	}
 	return m, nil
@@ -428,7 +263,7 @@ func (s *Store) SaveAssetMeta(p string, meta *content.Map) error {
 	} else if fi.Dir {
 		return notFoundAsset(op, p)
 	}
-	side := p + AssetMetaSuffix
+	side := p + assetpath.MetaSuffix
 	if meta.Len() == 0 {
 		if err := atomicfile.Remove(root, side, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return content.Internalf(op, side, err)
@@ -448,54 +283,54 @@ func (s *Store) SaveAssetMeta(p string, meta *content.Map) error {
 // MoveAsset renames an asset file (with its sidecar) or a folder (with everything in it),
 // creating the target's folder. A missing source is a NotFound error; an existing target, or a
 // folder moved into itself, a Conflict error.
-func (s *Store) MoveAsset(from, to string) (AssetInfo, error) {
+func (s *Store) MoveAsset(from, to string) (content.AssetInfo, error) {
 	const op = "fsstore.MoveAsset"
 	if err := s.writable(op); err != nil {
-		return AssetInfo{}, err
+		return content.AssetInfo{}, err
 	}
 	from, err := s.assetPathArg(op, from, false)
 	if err != nil {
-		return AssetInfo{}, err
+		return content.AssetInfo{}, err
 	}
 	to, err = s.assetPathArg(op, to, false)
 	if err != nil {
-		return AssetInfo{}, err
+		return content.AssetInfo{}, err
 	}
 	unlock := s.lock2(s.assetLock(from), s.assetLock(to))
 	defer unlock()
 	root, err := s.assetsRoot(false)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return AssetInfo{}, notFoundAsset(op, from)
+			return content.AssetInfo{}, notFoundAsset(op, from)
 		}
-		return AssetInfo{}, content.Internalf(op, from, err)
+		return content.AssetInfo{}, content.Internalf(op, from, err)
 	}
 	defer root.Close()
 	src, err := statIn(op, root, from)
 	if err != nil {
-		return AssetInfo{}, err
+		return content.AssetInfo{}, err
 	}
 	if from == to {
 		return src, nil
 	}
 	if src.Dir && strings.HasPrefix(to+"/", from+"/") {
-		return AssetInfo{}, content.Conflictf(op, "Cannot move folder %q into itself", from)
+		return content.AssetInfo{}, content.Conflictf(op, "Cannot move folder %q into itself", from)
 	}
 	if _, err := root.Lstat(to); err == nil {
-		return AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", to)
+		return content.AssetInfo{}, content.Conflictf(op, "An asset named %q already exists", to)
 	}
 	if err := root.MkdirAll(dotOrPath(path.Dir(to)), 0o755); err != nil {
 		if isNotDir(err) || errors.Is(err, fs.ErrExist) {
-			return AssetInfo{}, content.Conflictf(op, "A file is in the way of folder %q", path.Dir(to))
+			return content.AssetInfo{}, content.Conflictf(op, "A file is in the way of folder %q", path.Dir(to))
 		}
-		return AssetInfo{}, content.Internalf(op, to, err)
+		return content.AssetInfo{}, content.Internalf(op, to, err)
 	}
 	if err := root.Rename(from, to); err != nil {
-		return AssetInfo{}, content.Internalf(op, from, err)
+		return content.AssetInfo{}, content.Internalf(op, from, err)
 	}
 	if !src.Dir {
-		if err := root.Rename(from+AssetMetaSuffix, to+AssetMetaSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return AssetInfo{}, content.Internalf(op, from+AssetMetaSuffix, err)
+		if err := root.Rename(from+assetpath.MetaSuffix, to+assetpath.MetaSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return content.AssetInfo{}, content.Internalf(op, from+assetpath.MetaSuffix, err)
 		}
 	}
 	if !s.opts.NoSync {
@@ -534,8 +369,8 @@ func (s *Store) DeleteAsset(p string) error {
 		return content.Internalf(op, p, err)
 	}
 	if !fi.Dir {
-		if err := atomicfile.Remove(root, p+AssetMetaSuffix, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return content.Internalf(op, p+AssetMetaSuffix, err)
+		if err := atomicfile.Remove(root, p+assetpath.MetaSuffix, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return content.Internalf(op, p+assetpath.MetaSuffix, err)
 		}
 	}
 	return nil

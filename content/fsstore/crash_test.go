@@ -15,6 +15,7 @@ import (
 
 	"cms/content"
 	"cms/content/contenttest"
+	"cms/content/entryfile"
 	"cms/content/fsstore"
 	"cms/content/query"
 )
@@ -113,7 +114,7 @@ func TestSIGKILLLeavesNoTornFiles(t *testing.T) {
 			if err != nil {
 				t.Fatalf("round %d: %v", round, err)
 			}
-			e, err := fsstore.ParseEntry("blog", fmt.Sprintf("post-%d", i), raw)
+			e, err := entryfile.Parse("blog", fmt.Sprintf("post-%d", i), raw)
 			if err != nil {
 				t.Fatalf("round %d: post-%d does not parse after SIGKILL: %v", round, i, err)
 			}
@@ -257,7 +258,7 @@ func TestSIGKILLDuringRenameLeavesOneFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			left = append(left, slug)
-			e, err := fsstore.ParseEntry("blog", slug, raw)
+			e, err := entryfile.Parse("blog", slug, raw)
 			if err != nil {
 				t.Fatalf("round %d: %s does not parse after SIGKILL: %v", round, slug, err)
 			}

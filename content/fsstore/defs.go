@@ -55,7 +55,7 @@ func (s *Store) invalidateDefinitions() {
 
 // yamlFiles lists *.yaml / *.yml files of a resources folder as handle -> relative path.
 func (s *Store) yamlFiles(dir string) map[string]string {
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		s.problem(dir, err)
 		return nil

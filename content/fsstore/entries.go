@@ -16,7 +16,7 @@ import (
 	"sync/atomic"
 
 	"cms/content"
-	"cms/content/frontmatter"
+	"cms/content/entryfile"
 	"cms/content/internal/atomicfile"
 	"cms/content/query"
 )
@@ -47,94 +47,6 @@ type indexed struct {
 
 func (s *Store) entryPath(c, slug string) string {
 	return s.contentPath("collections", c, slug+".md")
-}
-
-// ParseEntry parses an entry file. Known metadata keys are lifted out of the front matter; the
-// rest become Data. Missing title defaults to the slug, missing status to draft.
-func ParseEntry(collection, slug string, raw []byte) (*content.Entry, error) {
-	doc, err := frontmatter.Parse(raw)
-	if err != nil {
-		return nil, err
-	}
-	e := entryFromFront(collection, slug, raw, doc.Front)
-	e.Content = doc.Body
-	return e, nil
-}
-
-// parseEntryMeta is ParseEntry without the body, for the index: it neither copies the body nor
-// keeps raw, so raw may be a reused buffer.
-func parseEntryMeta(collection, slug string, raw []byte) (*content.Entry, error) {
-	front, err := frontmatter.ParseFront(raw)
-	if err != nil {
-		return nil, err
-	}
-	return entryFromFront(collection, slug, raw, front), nil
-}
-
-func entryFromFront(collection, slug string, raw []byte, front *content.Map) *content.Entry {
-	sum := sha256.Sum256(raw)
-	e := &content.Entry{Collection: collection, Slug: slug, Hash: hex.EncodeToString(sum[:]), Data: content.NewMap(front.Len())}
-	for _, k := range front.Keys() {
-		v := front.Value(k)
-		switch k {
-		case "title":
-			e.Title = scalarString(v)
-		case "slug":
-			// The file name is the slug; a differing key is ignored rather than trusted.
-		case "status":
-			e.Status = scalarString(v)
-		case "author":
-			e.Author = scalarString(v)
-		case "createdAt":
-			e.CreatedAt = scalarString(v)
-		case "updatedAt":
-			e.UpdatedAt = scalarString(v)
-		default:
-			e.Data.Set(k, v)
-		}
-	}
-	if e.Title == "" {
-		e.Title = slug
-	}
-	if e.Status != content.StatusPublished {
-		e.Status = content.StatusDraft
-	}
-	return e
-}
-
-func scalarString(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case string:
-		return x
-	}
-	return fmt.Sprint(v)
-}
-
-// FormatEntry serialises an entry: title, slug, status, createdAt, updatedAt, author, then the
-// custom fields in their order, then the body.
-func FormatEntry(e *content.Entry) ([]byte, error) {
-	fm := content.NewMap(6 + e.Data.Len())
-	fm.Set("title", e.Title)
-	fm.Set("slug", e.Slug)
-	fm.Set("status", e.Status)
-	if e.CreatedAt != "" {
-		fm.Set("createdAt", e.CreatedAt)
-	}
-	if e.UpdatedAt != "" {
-		fm.Set("updatedAt", e.UpdatedAt)
-	}
-	if e.Author != "" {
-		fm.Set("author", e.Author)
-	}
-	for _, k := range e.Data.Keys() {
-		if content.IsReservedEntryKey(k) {
-			continue
-		}
-		fm.Set(k, e.Data.Value(k))
-	}
-	return frontmatter.Format(fm, e.Content)
 }
 
 func (s *Store) loadAllIndexes(ctx context.Context) error {
@@ -176,7 +88,7 @@ func (s *Store) index(c string) (*collIndex, error) {
 func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 	const op = "fsstore.buildIndex"
 	dir := s.contentPath("collections", c)
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +194,7 @@ func (s *Store) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 	if _, err := readFull(f, raw); err != nil {
 		return nil, err
 	}
-	e, err := parseEntryMeta(c, slug, raw)
+	e, err := entryfile.ParseMeta(c, slug, raw)
 	if err != nil {
 		s.problem(p, err)
 		return nil, err
@@ -357,7 +269,7 @@ func (s *Store) rescan(c string) {
 	}
 	s.refreshRenames()
 	dir := s.contentPath("collections", c)
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		return
 	}
@@ -537,7 +449,7 @@ func (s *Store) Entry(c, slug string) (*content.Entry, error) {
 		}
 		return nil, content.Internalf(op, p, err)
 	}
-	e, err := ParseEntry(c, slug, raw)
+	e, err := entryfile.Parse(c, slug, raw)
 	if err != nil {
 		return nil, &content.Error{Kind: content.Internal, Op: op, Path: p, Err: err}
 	}
@@ -577,7 +489,7 @@ func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
 	if n.Title == "" {
 		n.Title = n.Slug
 	}
-	raw, err := FormatEntry(&n)
+	raw, err := entryfile.Format(&n)
 	if err != nil {
 		return nil, encodeFailed(op, e.Slug, err)
 	}
@@ -647,7 +559,7 @@ func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*con
 	if n.Status == "" {
 		n.Status = cur.Status
 	}
-	raw, err := FormatEntry(&n)
+	raw, err := entryfile.Format(&n)
 	if err != nil {
 		return nil, encodeFailed(op, oldPath, err)
 	}

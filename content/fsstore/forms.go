@@ -46,18 +46,6 @@ const submittedAtLayout = "2006-01-02T15:04:05.000Z"
 
 func (s *Store) submissionDir(form string) string { return s.contentPath("forms", form) }
 
-// NewSubmissionID returns a version 7 UUID for a submission made at t. The 12 bits after the
-// milliseconds hold the fraction of the millisecond (RFC 9562, method 3), so ids of one process
-// sort by time to about a quarter of a microsecond; the remaining 62 bits are random.
-func NewSubmissionID(t time.Time) string {
-	var u uuid.UUID
-	_, _ = rand.Read(u[8:])
-	frac := uint64(t.Nanosecond()%1e6) * 4096 / 1e6
-	binary.BigEndian.PutUint64(u[:8], uint64(t.UnixMilli())<<16|0x7000|frac)
-	u[8] = 0x80 | u[8]&0x3f // RFC 9562 variant
-	return u.String()
-}
-
 // parseSubmissionID returns the canonical (lower-case) form of a submission id, which must be a
 // UUID written as 36 characters.
 func parseSubmissionID(id string) (uuid.UUID, string, bool) {
@@ -98,7 +86,7 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 	if data == nil {
 		data = content.NewMap(0)
 	}
-	sub := &content.Submission{ID: NewSubmissionID(at), Form: form, SubmittedAt: at.Format(submittedAtLayout), Data: data}
+	sub := &content.Submission{ID: content.NewSubmissionID(at), Form: form, SubmittedAt: at.Format(submittedAtLayout), Data: data}
 	raw, err := formatSubmission(sub)
 	if err != nil {
 		return nil, encodeFailed(op, form, err)
@@ -370,7 +358,7 @@ func (s *Store) DeleteSubmission(form, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.RemoveFile(path.Join(s.submissionDir(form), name)); err != nil {
+	if err := s.removeFile(path.Join(s.submissionDir(form), name)); err != nil {
 		if content.IsNotFound(err) {
 			return content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)
 		}

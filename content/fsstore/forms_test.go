@@ -60,7 +60,7 @@ func TestSubmissionIDsSortByTime(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	var ids []string
 	for i := range 50 {
-		ids = append(ids, fsstore.NewSubmissionID(base.Add(time.Duration(i)*time.Millisecond)))
+		ids = append(ids, content.NewSubmissionID(base.Add(time.Duration(i)*time.Millisecond)))
 	}
 	if !slices.IsSorted(ids) {
 		t.Errorf("ids of increasing times are not sorted: %v", ids)
@@ -240,7 +240,7 @@ func TestSubmissionsReadOnly(t *testing.T) {
 	if _, err := st.CreateSubmission("f", nil, time.Time{}); content.KindOf(err) != content.Forbidden {
 		t.Errorf("create on a read-only store: err = %v, want Forbidden", err)
 	}
-	if err := st.DeleteSubmission("f", fsstore.NewSubmissionID(time.Now())); content.KindOf(err) != content.Forbidden {
+	if err := st.DeleteSubmission("f", content.NewSubmissionID(time.Now())); content.KindOf(err) != content.Forbidden {
 		t.Errorf("delete on a read-only store: err = %v, want Forbidden", err)
 	}
 }

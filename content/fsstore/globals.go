@@ -9,10 +9,10 @@ func (s *Store) globalPath(h string) string { return s.yamlFile(s.contentPath("g
 // Global reads the data of global h from content/globals/{h}.yaml, fresh from disk. A missing
 // file reads as an empty Doc; a handle that cannot be a file name is a NotFound error. Whether a
 // global is defined is the caller's question ([Store.GlobalDef]).
-func (s *Store) Global(h string) (Doc, error) {
+func (s *Store) Global(h string) (content.Doc, error) {
 	const op = "fsstore.Global"
 	if !content.ValidHandle(h) {
-		return Doc{}, content.NotFoundf(op, h, "Global %q not found", h)
+		return content.Doc{}, content.NotFoundf(op, h, "Global %q not found", h)
 	}
 	return s.readDoc(op, s.globalPath(h))
 }
@@ -25,13 +25,13 @@ func (s *Store) GlobalDataHandles() ([]string, error) {
 // SaveGlobal replaces the data of global h. Keys the file already has keep their place and new
 // keys are appended, so the file's diff stays small. A non-empty wantHash must match the current
 // file (see [Doc.Hash]), else the write is a Conflict error with [ConflictDetails].
-func (s *Store) SaveGlobal(h string, data *content.Map, wantHash string) (Doc, error) {
+func (s *Store) SaveGlobal(h string, data *content.Map, wantHash string) (content.Doc, error) {
 	const op = "fsstore.SaveGlobal"
 	if err := s.writable(op); err != nil {
-		return Doc{}, err
+		return content.Doc{}, err
 	}
 	if !content.ValidHandle(h) {
-		return Doc{}, content.NotFoundf(op, h, "Global %q not found", h)
+		return content.Doc{}, content.NotFoundf(op, h, "Global %q not found", h)
 	}
 	p := s.globalPath(h)
 	unlock := s.lock(p)
@@ -39,7 +39,7 @@ func (s *Store) SaveGlobal(h string, data *content.Map, wantHash string) (Doc, e
 	cur, err := s.readDoc(op, p)
 	if err != nil {
 		// An unreadable file is replaced in body order; its hash still guards the write.
-		cur = Doc{Data: content.NewMap(0)}
+		cur = content.Doc{Data: content.NewMap(0)}
 	}
 	return s.writeDoc(op, p, keepOrder(cur.Data, data), wantHash, false)
 }

@@ -41,7 +41,7 @@ a: [
 	st := contenttest.OpenStore(t, dir)
 
 	missing, err := st.Global("nothing")
-	if err != nil || missing.Exists || missing.Data.Len() != 0 || missing.Hash != fsstore.EmptyHash {
+	if err != nil || missing.Exists || missing.Data.Len() != 0 || missing.Hash != content.EmptyHash {
 		t.Fatalf("missing global = %+v, %v; want empty doc", missing, err)
 	}
 	if _, err := st.Global("../users/admin"); !content.IsNotFound(err) {
@@ -77,7 +77,7 @@ a: [
 		t.Errorf("GlobalDataHandles = %v, %v", handles, err)
 	}
 	// A missing file can be guarded with EmptyHash.
-	if _, err := st.SaveGlobal("fresh", mapOf("a", int64(1)), fsstore.EmptyHash); err != nil {
+	if _, err := st.SaveGlobal("fresh", mapOf("a", int64(1)), content.EmptyHash); err != nil {
 		t.Errorf("SaveGlobal(fresh, EmptyHash) = %v", err)
 	}
 }

@@ -2,7 +2,6 @@ package fsstore
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"cms/content"
@@ -14,22 +13,6 @@ import (
 // is installed exactly when its metadata exists; readers find the module by the metadata's sha256
 // (the WASM host checks the bytes against it).
 
-// Hook is the metadata of an installed validation hook.
-type Hook struct {
-	Name       string `json:"name"`
-	SHA256     string `json:"sha256"`     // hex sha256 of the module
-	Size       int64  `json:"size"`       // module bytes
-	UploadedBy string `json:"uploadedBy"` // user id, or "cli"
-	UploadedAt string `json:"uploadedAt"` // ISO 8601
-	ABIVersion int    `json:"abiVersion"`
-}
-
-var hookNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-
-// ValidHookName reports whether name can name a hook: a lower-case letter or digit, then up to
-// 63 lower-case letters, digits, '_' or '-'.
-func ValidHookName(name string) bool { return hookNameRE.MatchString(name) }
-
 func (s *Store) hookPath(name, ext string) string { return s.resourcePath("hooks", name+ext) }
 
 const (
@@ -39,16 +22,16 @@ const (
 
 // Hooks lists the installed hooks sorted by name. Metadata files that do not load are skipped
 // and logged.
-func (s *Store) Hooks() ([]Hook, error) {
+func (s *Store) Hooks() ([]content.Hook, error) {
 	const op = "fsstore.Hooks"
-	ents, err := s.ReadDir(s.resourcePath("hooks"))
+	ents, err := s.readDir(s.resourcePath("hooks"))
 	if err != nil {
 		return nil, err
 	}
-	out := []Hook{}
+	out := []content.Hook{}
 	for _, e := range ents {
 		name, ok := strings.CutSuffix(e.Name(), hookMetaExt)
-		if !ok || e.IsDir() || !ValidHookName(name) {
+		if !ok || e.IsDir() || !content.ValidHookName(name) {
 			continue
 		}
 		h, err := s.HookMeta(name)
@@ -68,13 +51,13 @@ func (s *Store) Hooks() ([]Hook, error) {
 
 // HookMeta returns an installed hook's metadata, or a NotFound error when no hook of that name is
 // installed. Metadata that does not load is an Invalid error (and logged).
-func (s *Store) HookMeta(name string) (*Hook, error) {
+func (s *Store) HookMeta(name string) (*content.Hook, error) {
 	const op = "fsstore.HookMeta"
-	if !ValidHookName(name) {
+	if !content.ValidHookName(name) {
 		return nil, content.NotFoundf(op, name, "Hook %q not found", name)
 	}
 	p := s.hookPath(name, hookMetaExt)
-	raw, err := s.ReadFile(p)
+	raw, err := s.readFile(p)
 	if err != nil {
 		if content.IsNotFound(err) {
 			return nil, content.NotFoundf(op, name, "Hook %q not found", name)
@@ -83,7 +66,7 @@ func (s *Store) HookMeta(name string) (*Hook, error) {
 	}
 	m, err := frontmatter.ParseYAMLMap(raw, 1)
 	if err == nil {
-		h := &Hook{Name: name, SHA256: str(m, "sha256"), UploadedBy: str(m, "uploadedBy"), UploadedAt: str(m, "uploadedAt")}
+		h := &content.Hook{Name: name, SHA256: str(m, "sha256"), UploadedBy: str(m, "uploadedBy"), UploadedAt: str(m, "uploadedAt")}
 		size, _ := m.Value("size").(int64)
 		abi, _ := m.Value("abiVersion").(int64)
 		h.Size, h.ABIVersion = size, int(abi)
@@ -100,10 +83,10 @@ func (s *Store) HookMeta(name string) (*Hook, error) {
 // HookModule returns an installed hook's module bytes, or a NotFound error.
 func (s *Store) HookModule(name string) ([]byte, error) {
 	const op = "fsstore.HookModule"
-	if !ValidHookName(name) {
+	if !content.ValidHookName(name) {
 		return nil, content.NotFoundf(op, name, "Hook %q not found", name)
 	}
-	b, err := s.ReadFile(s.hookPath(name, hookModuleExt))
+	b, err := s.readFile(s.hookPath(name, hookModuleExt))
 	if content.IsNotFound(err) {
 		return nil, content.NotFoundf(op, name, "Hook %q not found", name)
 	}
@@ -113,12 +96,12 @@ func (s *Store) HookModule(name string) ([]byte, error) {
 // PutHook installs (or replaces) a hook: the module first, then its metadata, each written
 // atomically, so that readers never see metadata without its module. h.Name must be a valid
 // hook name; the caller has checked the module. It reports whether a hook was replaced.
-func (s *Store) PutHook(h Hook, wasm []byte) (replaced bool, err error) {
+func (s *Store) PutHook(h content.Hook, wasm []byte) (replaced bool, err error) {
 	const op = "fsstore.PutHook"
 	if err := s.writable(op); err != nil {
 		return false, err
 	}
-	if !ValidHookName(h.Name) {
+	if !content.ValidHookName(h.Name) {
 		return false, content.Invalidf(op, "Invalid hook name %q: use 1 to 64 lower-case letters, digits, '_' or '-', starting with a letter or digit", h.Name)
 	}
 	meta := content.NewMap(5)
@@ -137,10 +120,10 @@ func (s *Store) PutHook(h Hook, wasm []byte) (replaced bool, err error) {
 	if _, err := s.root.Stat(mp); err == nil {
 		replaced = true
 	}
-	if err := s.WriteFile(wp, wasm, 0o644, false); err != nil {
+	if err := s.writeFile(wp, wasm, 0o644, false); err != nil {
 		return false, err
 	}
-	if err := s.WriteFile(mp, raw, 0o644, false); err != nil {
+	if err := s.writeFile(mp, raw, 0o644, false); err != nil {
 		return false, err
 	}
 	return replaced, nil
@@ -153,19 +136,19 @@ func (s *Store) DeleteHook(name string) error {
 	if err := s.writable(op); err != nil {
 		return err
 	}
-	if !ValidHookName(name) {
+	if !content.ValidHookName(name) {
 		return content.NotFoundf(op, name, "Hook %q not found", name)
 	}
 	mp := s.hookPath(name, hookMetaExt)
 	unlock := s.lock(mp)
 	defer unlock()
-	if err := s.RemoveFile(mp); err != nil {
+	if err := s.removeFile(mp); err != nil {
 		if content.IsNotFound(err) {
 			return content.NotFoundf(op, name, "Hook %q not found", name)
 		}
 		return err
 	}
-	if err := s.RemoveFile(s.hookPath(name, hookModuleExt)); err != nil && !content.IsNotFound(err) {
+	if err := s.removeFile(s.hookPath(name, hookModuleExt)); err != nil && !content.IsNotFound(err) {
 		return err
 	}
 	return nil

@@ -9,7 +9,6 @@ import (
 
 	"cms/content"
 	"cms/content/contenttest"
-	"cms/content/fsstore"
 )
 
 func TestValidHookName(t *testing.T) {
@@ -29,7 +28,7 @@ func TestValidHookName(t *testing.T) {
 		"../x":                  false,
 		"a b":                   false,
 	} {
-		if got := fsstore.ValidHookName(name); got != want {
+		if got := content.ValidHookName(name); got != want {
 			t.Errorf("ValidHookName(%q) = %v, want %v", name, got, want)
 		}
 	}
@@ -40,7 +39,7 @@ func TestHookLifecycle(t *testing.T) {
 	dir := t.TempDir()
 	st := contenttest.OpenStore(t, dir)
 	sha := strings.Repeat("ab", 32)
-	h := fsstore.Hook{Name: "vat", SHA256: sha, Size: 4, UploadedBy: "ada", UploadedAt: "2026-01-02T03:04:05.000Z", ABIVersion: 1}
+	h := content.Hook{Name: "vat", SHA256: sha, Size: 4, UploadedBy: "ada", UploadedAt: "2026-01-02T03:04:05.000Z", ABIVersion: 1}
 	if _, err := st.HookMeta("vat"); !content.IsNotFound(err) {
 		t.Fatalf("before upload: err = %v, want NotFound", err)
 	}
@@ -63,7 +62,7 @@ func TestHookLifecycle(t *testing.T) {
 	if replaced, err := st.PutHook(h, []byte("\x00asm2")); err != nil || !replaced {
 		t.Errorf("second PutHook = %v, %v; want replaced", replaced, err)
 	}
-	if _, err := st.PutHook(fsstore.Hook{Name: "../evil", SHA256: sha}, nil); content.KindOf(err) != content.Invalid {
+	if _, err := st.PutHook(content.Hook{Name: "../evil", SHA256: sha}, nil); content.KindOf(err) != content.Invalid {
 		t.Errorf("bad name: err = %v, want Invalid", err)
 	}
 	list, err := st.Hooks()

@@ -13,6 +13,7 @@ import (
 	"cms/content"
 	"cms/content/contenttest"
 	"cms/content/fsstore"
+	"cms/content/navtree"
 )
 
 func TestNavigationRoundTrip(t *testing.T) {
@@ -41,7 +42,7 @@ items:
 		items[2].Children[0].Entry != "blog/post" || items[2].Children[0].Children != nil {
 		t.Fatalf("items = %+v", items)
 	}
-	if d := fsstore.NavDepth(items); d != 1 {
+	if d := navtree.Depth(items); d != 1 {
 		t.Errorf("NavDepth = %d, want 1", d)
 	}
 	if _, err := st.SaveNavigation("main", items, "stale"); content.KindOf(err) != content.Conflict {
@@ -82,7 +83,7 @@ func TestNavDepth(t *testing.T) {
 		items []content.NavItem
 		want  int
 	}{{nil, 0}, {[]content.NavItem{leaf}, 0}, {[]content.NavItem{leaf, one}, 1}, {[]content.NavItem{two, leaf}, 2}} {
-		if got := fsstore.NavDepth(c.items); got != c.want {
+		if got := navtree.Depth(c.items); got != c.want {
 			t.Errorf("NavDepth(%v) = %d, want %d", c.items, got, c.want)
 		}
 	}
@@ -118,7 +119,7 @@ items:
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := fsstore.NavURLAndEntry(tree.Items); strings.Join(got, " ") != strings.Join(want, " ") {
+		if got := navtree.URLAndEntry(tree.Items); strings.Join(got, " ") != strings.Join(want, " ") {
 			t.Errorf("NavURLAndEntry = %v, want %v", got, want)
 		}
 	}

@@ -6,7 +6,7 @@ func (s *Store) settingsPath() string { return s.yamlFile(s.opts.ContentDir, "se
 
 // Settings reads content/settings.yaml fresh from disk. A missing file reads as an empty Doc and
 // is not created: defaults are the caller's business.
-func (s *Store) Settings() (Doc, error) {
+func (s *Store) Settings() (content.Doc, error) {
 	return s.readDoc("fsstore.Settings", s.settingsPath())
 }
 
@@ -16,26 +16,26 @@ func (s *Store) Settings() (Doc, error) {
 // error) to abandon the write; it must not keep cur. Keys the file already has keep their order.
 // A non-empty wantHash must match the current file, else the write is a Conflict error with
 // [ConflictDetails].
-func (s *Store) UpdateSettings(wantHash string, update func(cur *content.Map) (*content.Map, error)) (Doc, error) {
+func (s *Store) UpdateSettings(wantHash string, update func(cur *content.Map) (*content.Map, error)) (content.Doc, error) {
 	const op = "fsstore.UpdateSettings"
 	if err := s.writable(op); err != nil {
-		return Doc{}, err
+		return content.Doc{}, err
 	}
 	p := s.settingsPath()
 	unlock := s.lock(p)
 	defer unlock()
 	cur, err := s.readDoc(op, p)
 	if err != nil {
-		return Doc{}, err
+		return content.Doc{}, err
 	}
 	if wantHash != "" && wantHash != cur.Hash {
-		return Doc{}, &content.Error{Kind: content.Conflict, Op: op, Path: p,
+		return content.Doc{}, &content.Error{Kind: content.Conflict, Op: op, Path: p,
 			Message: "The settings have been modified since they were loaded; reload them and try again",
 			Details: ConflictDetails{SubmittedHash: wantHash, CurrentHash: cur.Hash}}
 	}
 	next, err := update(cur.Data.Clone())
 	if err != nil {
-		return Doc{}, err
+		return content.Doc{}, err
 	}
 	return s.writeDoc(op, p, keepOrder(cur.Data, next), "", false)
 }

@@ -356,7 +356,7 @@ func TestGenerationChangesReachReaders(t *testing.T) {
 	}
 
 	// Definitions and users written by the writer reach the reader too.
-	if err := w.WriteFile("resources/collections/news.yaml", []byte("title: News\n"), 0o644, false); err != nil {
+	if err := w.WriteFile("resources/collections/news.yaml", []byte("title: News\n"), false); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.CreateUser(&content.User{ID: "bob", Email: "bob@example.com", Name: "Bob", PasswordHash: "scrypt:00:00"}); err != nil {

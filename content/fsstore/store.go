@@ -228,17 +228,14 @@ func (s *Store) resourcePath(p ...string) string {
 	return path.Join(append([]string{s.opts.ResourcesDir}, p...)...)
 }
 
-// ContentPath joins p under the content folder (for packages layered on the store).
+// ContentPath joins p under the content folder, to name files in problems (cms check).
 func (s *Store) ContentPath(p ...string) string { return s.contentPath(p...) }
 
-// ResourcePath joins p under the resources folder.
+// ResourcePath joins p under the resources folder, to name files in problems (cms check).
 func (s *Store) ResourcePath(p ...string) string { return s.resourcePath(p...) }
 
 // UsersDir returns the users folder relative to the site folder.
 func (s *Store) UsersDir() string { return s.opts.UsersDir }
-
-// AssetsDir returns the assets folder relative to the site folder.
-func (s *Store) AssetsDir() string { return s.opts.AssetsDir }
 
 // lock serialises writers of one path. Two paths may share a stripe; that only costs waiting.
 func (s *Store) lock(p string) func() {
@@ -261,9 +258,6 @@ func (s *Store) lock2(a, b string) func() {
 	return func() { s.locks[j].Unlock(); s.locks[i].Unlock() }
 }
 
-// Lock serialises writers of one site-relative path for packages layered on the store.
-func (s *Store) Lock(p string) (unlock func()) { return s.lock(p) }
-
 func stripe(p string) uint32 {
 	h := fnv.New32a()
 	h.Write([]byte(p))
@@ -277,9 +271,9 @@ func (s *Store) writable(op string) error {
 	return nil
 }
 
-// WriteFile atomically writes a site-relative file (creating folders). Exclusive fails with a
+// writeFile atomically writes a site-relative file (creating folders). Exclusive fails with a
 // Conflict error when the file exists.
-func (s *Store) WriteFile(p string, data []byte, perm fs.FileMode, exclusive bool) error {
+func (s *Store) writeFile(p string, data []byte, perm fs.FileMode, exclusive bool) error {
 	const op = "fsstore.WriteFile"
 	if err := s.writable(op); err != nil {
 		return err
@@ -295,8 +289,8 @@ func (s *Store) WriteFile(p string, data []byte, perm fs.FileMode, exclusive boo
 	return nil
 }
 
-// RemoveFile deletes a site-relative file durably; a missing file is a NotFound error.
-func (s *Store) RemoveFile(p string) error {
+// removeFile deletes a site-relative file durably; a missing file is a NotFound error.
+func (s *Store) removeFile(p string) error {
 	const op = "fsstore.RemoveFile"
 	if err := s.writable(op); err != nil {
 		return err
@@ -311,8 +305,8 @@ func (s *Store) RemoveFile(p string) error {
 	return nil
 }
 
-// ReadFile reads a site-relative file; a missing file is a NotFound error.
-func (s *Store) ReadFile(p string) ([]byte, error) {
+// readFile reads a site-relative file; a missing file is a NotFound error.
+func (s *Store) readFile(p string) ([]byte, error) {
 	const op = "fsstore.ReadFile"
 	b, err := s.root.ReadFile(p)
 	if err != nil {
@@ -324,8 +318,8 @@ func (s *Store) ReadFile(p string) ([]byte, error) {
 	return b, nil
 }
 
-// ReadDir lists a site-relative folder sorted by name; a missing folder is empty.
-func (s *Store) ReadDir(p string) ([]fs.DirEntry, error) {
+// readDir lists a site-relative folder sorted by name; a missing folder is empty.
+func (s *Store) readDir(p string) ([]fs.DirEntry, error) {
 	ents, err := fs.ReadDir(s.root.FS(), p)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, content.Internalf("fsstore.ReadDir", p, err)

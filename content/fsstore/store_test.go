@@ -14,6 +14,7 @@ import (
 
 	"cms/content"
 	"cms/content/contenttest"
+	"cms/content/entryfile"
 	"cms/content/fsstore"
 	"cms/content/query"
 )
@@ -409,11 +410,11 @@ func TestFixtureSiteLoads(t *testing.T) {
 	}
 	// Saving an unchanged entry must give back the same file (values keep their written form).
 	raw, _ := os.ReadFile(filepath.Join(dir, "content/collections/docs/forms.md"))
-	e, err := fsstore.ParseEntry("docs", "forms", raw)
+	e, err := entryfile.Parse("docs", "forms", raw)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := fsstore.FormatEntry(e)
+	out, err := entryfile.Format(e)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,43 +14,6 @@ func (s *Store) termDir(tax string) string { return s.contentPath("taxonomies", 
 
 func (s *Store) termPath(tax, slug string) string { return s.yamlFile(s.termDir(tax), slug) }
 
-// ParseTerm reads a term file: title (default the slug), description, and every other key as
-// data. A slug key in the file is ignored: the file name is the slug.
-func ParseTerm(tax, slug string, m *content.Map) *content.Term {
-	t := &content.Term{Taxonomy: tax, Slug: slug, Data: content.NewMap(m.Len())}
-	for _, k := range m.Keys() {
-		v := m.Value(k)
-		switch k {
-		case "title":
-			t.Title = scalarString(v)
-		case "description":
-			t.Description = scalarString(v)
-		case "slug":
-		default:
-			t.Data.Set(k, v)
-		}
-	}
-	if t.Title == "" {
-		t.Title = slug
-	}
-	return t
-}
-
-// TermFile is the mapping a term file holds: title, description (when set), then its data.
-func TermFile(t *content.Term) *content.Map {
-	m := content.NewMap(2 + t.Data.Len())
-	m.Set("title", t.Title)
-	if t.Description != "" {
-		m.Set("description", t.Description)
-	}
-	for _, k := range t.Data.Keys() {
-		if k != "title" && k != "description" && k != "slug" {
-			m.Set(k, t.Data.Value(k))
-		}
-	}
-	return m
-}
-
 // checkTaxonomy returns a NotFound error unless tax is a defined taxonomy.
 func (s *Store) checkTaxonomy(tax string) error {
 	if !content.ValidHandle(tax) {
@@ -78,7 +41,7 @@ func (s *Store) Terms(tax string) ([]*content.Term, error) {
 		if err != nil || !doc.Exists {
 			continue // reported by readDoc; a file removed meanwhile is simply gone
 		}
-		out = append(out, ParseTerm(tax, slug, doc.Data))
+		out = append(out, content.ParseTerm(tax, slug, doc.Data))
 	}
 	return out, nil
 }
@@ -99,7 +62,7 @@ func (s *Store) Term(tax, slug string) (*content.Term, string, error) {
 	if !doc.Exists {
 		return nil, "", content.NotFoundf(op, slug, "Term %q not found", tax+"/"+slug)
 	}
-	return ParseTerm(tax, slug, doc.Data), doc.Hash, nil
+	return content.ParseTerm(tax, slug, doc.Data), doc.Hash, nil
 }
 
 // CreateTerm writes a new term file. A slug that is taken is a Conflict error; an invalid slug
@@ -118,14 +81,14 @@ func (s *Store) CreateTerm(t *content.Term) (*content.Term, string, error) {
 	p := s.termPath(t.Taxonomy, t.Slug)
 	unlock := s.lock(p)
 	defer unlock()
-	doc, err := s.writeDoc(op, p, TermFile(t), "", true)
+	doc, err := s.writeDoc(op, p, content.TermFile(t), "", true)
 	if err != nil {
 		if content.KindOf(err) == content.Conflict {
 			return nil, "", content.Conflictf(op, "A term with the slug %q already exists in taxonomy %q", t.Slug, t.Taxonomy)
 		}
 		return nil, "", err
 	}
-	return ParseTerm(t.Taxonomy, t.Slug, doc.Data), doc.Hash, nil
+	return content.ParseTerm(t.Taxonomy, t.Slug, doc.Data), doc.Hash, nil
 }
 
 // UpdateTerm replaces an existing term's file (its slug stays). A missing term is a NotFound
@@ -150,13 +113,13 @@ func (s *Store) UpdateTerm(t *content.Term, wantHash string) (*content.Term, str
 	}
 	cur, err := s.readDoc(op, p)
 	if err != nil {
-		cur = Doc{Data: content.NewMap(0)}
+		cur = content.Doc{Data: content.NewMap(0)}
 	}
-	doc, err := s.writeDoc(op, p, keepOrder(cur.Data, TermFile(t)), wantHash, false)
+	doc, err := s.writeDoc(op, p, keepOrder(cur.Data, content.TermFile(t)), wantHash, false)
 	if err != nil {
 		return nil, "", err
 	}
-	return ParseTerm(t.Taxonomy, t.Slug, doc.Data), doc.Hash, nil
+	return content.ParseTerm(t.Taxonomy, t.Slug, doc.Data), doc.Hash, nil
 }
 
 // DeleteTerm removes a term file, or returns a NotFound error. It does not look for entries

@@ -13,18 +13,6 @@ import (
 	"cms/content/internal/atomicfile"
 )
 
-// Doc is a YAML mapping file of the content folder that is read and written as a whole: a
-// global's data, a navigation tree, a term, the settings.
-type Doc struct {
-	Data   *content.Map // the mapping in file order; empty (never nil) when the file is missing
-	Hash   string       // SHA-256 hex of the file's bytes; EmptyHash when it is missing
-	Exists bool
-}
-
-// EmptyHash is the Hash of a missing file: the SHA-256 of no bytes. A client that read a missing
-// file and sends this hash back still writes only if nobody created the file meanwhile.
-const EmptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-
 func hashBytes(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
@@ -33,28 +21,28 @@ func hashBytes(b []byte) string {
 // readDoc reads a YAML mapping file fresh from disk (a hand edit is seen by the next call). A
 // file that does not parse is an Internal error naming the file: the client cannot fix it, the
 // site owner can.
-func (s *Store) readDoc(op, p string) (Doc, error) {
+func (s *Store) readDoc(op, p string) (content.Doc, error) {
 	raw, err := s.root.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Doc{Data: content.NewMap(0), Hash: EmptyHash}, nil
+		return content.Doc{Data: content.NewMap(0), Hash: content.EmptyHash}, nil
 	}
 	if err != nil {
-		return Doc{}, content.Internalf(op, p, err)
+		return content.Doc{}, content.Internalf(op, p, err)
 	}
 	m, err := frontmatter.ParseYAMLMap(raw, 1)
 	if err != nil {
 		s.problem(p, err)
-		return Doc{}, content.Internalf(op, p, err)
+		return content.Doc{}, content.Internalf(op, p, err)
 	}
 	s.resolved(p)
-	return Doc{Data: m, Hash: hashBytes(raw), Exists: true}, nil
+	return content.Doc{Data: m, Hash: hashBytes(raw), Exists: true}, nil
 }
 
 // currentHash returns the hash of a file's bytes, EmptyHash when it is missing.
 func (s *Store) currentHash(op, p string) (string, error) {
 	raw, err := s.root.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return EmptyHash, nil
+		return content.EmptyHash, nil
 	}
 	if err != nil {
 		return "", content.Internalf(op, p, err)
@@ -65,32 +53,32 @@ func (s *Store) currentHash(op, p string) (string, error) {
 // writeDoc atomically replaces p with data serialised as YAML. The caller holds the path's lock.
 // A non-empty wantHash must equal the hash of the current bytes, else the write is refused with a
 // Conflict error carrying both hashes; exclusive refuses to replace an existing file.
-func (s *Store) writeDoc(op, p string, data *content.Map, wantHash string, exclusive bool) (Doc, error) {
+func (s *Store) writeDoc(op, p string, data *content.Map, wantHash string, exclusive bool) (content.Doc, error) {
 	if err := s.writable(op); err != nil {
-		return Doc{}, err
+		return content.Doc{}, err
 	}
 	if wantHash != "" {
 		cur, err := s.currentHash(op, p)
 		if err != nil {
-			return Doc{}, err
+			return content.Doc{}, err
 		}
 		if cur != wantHash {
-			return Doc{}, &content.Error{Kind: content.Conflict, Op: op, Path: p,
+			return content.Doc{}, &content.Error{Kind: content.Conflict, Op: op, Path: p,
 				Message: "The file has been modified since it was loaded; reload it and try again",
 				Details: ConflictDetails{SubmittedHash: wantHash, CurrentHash: cur}}
 		}
 	}
 	raw, err := frontmatter.MarshalYAML(data)
 	if err != nil {
-		return Doc{}, encodeFailed(op, p, err)
+		return content.Doc{}, encodeFailed(op, p, err)
 	}
 	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: exclusive, NoSync: s.opts.NoSync}); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return Doc{}, &content.Error{Kind: content.Conflict, Op: op, Path: p, Message: "already exists", Err: err}
+			return content.Doc{}, &content.Error{Kind: content.Conflict, Op: op, Path: p, Message: "already exists", Err: err}
 		}
-		return Doc{}, content.Internalf(op, p, err)
+		return content.Doc{}, content.Internalf(op, p, err)
 	}
-	return Doc{Data: data, Hash: hashBytes(raw), Exists: true}, nil
+	return content.Doc{Data: data, Hash: hashBytes(raw), Exists: true}, nil
 }
 
 // encodeFailed reports a file that could not be serialised. A document over the limits the
@@ -107,7 +95,7 @@ func encodeFailed(op, p string, err error) error {
 // yamlHandles lists the handles of the *.yaml / *.yml files of a content folder, sorted. Files
 // whose name is not a valid handle, dotfiles and temp files are skipped.
 func (s *Store) yamlHandles(dir string) ([]string, error) {
-	ents, err := s.ReadDir(dir)
+	ents, err := s.readDir(dir)
 	if err != nil {
 		return nil, err
 	}

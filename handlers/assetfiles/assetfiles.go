@@ -30,14 +30,14 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
+	"cms/content/assetpath"
 	"cms/handlers/web"
 )
 
 // Store is what the group reads: the method of fsstore.Store it calls.
 type Store interface {
 	// OpenAsset opens a regular file of the assets folder, or returns a NotFound error.
-	OpenAsset(p string) (*os.File, fsstore.AssetInfo, error)
+	OpenAsset(p string) (*os.File, content.AssetInfo, error)
 }
 
 // Deps are the inputs of the group.
@@ -108,7 +108,7 @@ func New(d Deps) (http.Handler, error) {
 
 func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	p := r.PathValue("path")
-	if _, err := fsstore.CleanAssetPath(p); err != nil || p == "" || strings.HasSuffix(p, "/") {
+	if _, err := assetpath.Clean(p); err != nil || p == "" || strings.HasSuffix(p, "/") {
 		return web.NotFound("Asset not found")
 	}
 	f, info, err := a.Store.OpenAsset(p)
@@ -120,7 +120,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer f.Close()
 	h := w.Header()
-	mimeType := fsstore.AssetMIMEType(p)
+	mimeType := assetpath.MIMEType(p)
 	h.Set("Content-Type", mimeType)
 	h.Set("ETag", fmt.Sprintf(`"%x-%x"`, info.Size, info.ModTime.UnixNano()))
 	h.Set("Cache-Control", "public, max-age=0, must-revalidate")

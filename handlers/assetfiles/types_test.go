@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"cms/content/assetpath"
 	"cms/content/contenttest"
-	"cms/content/fsstore"
 	"cms/handlers/assetfiles"
 )
 
@@ -113,8 +113,8 @@ func TestEveryTypeIsSandboxed(t *testing.T) {
 			if full.Code != 200 || full.Body.String() != xhtml+"\n" {
 				t.Fatalf("GET = %d %q", full.Code, full.Body)
 			}
-			if ct := full.Header().Get("Content-Type"); ct != fsstore.AssetMIMEType(c.name) {
-				t.Errorf("Content-Type = %q, want %q, the type of the name, never sniffed", ct, fsstore.AssetMIMEType(c.name))
+			if ct := full.Header().Get("Content-Type"); ct != assetpath.MIMEType(c.name) {
+				t.Errorf("Content-Type = %q, want %q, the type of the name, never sniffed", ct, assetpath.MIMEType(c.name))
 			}
 			etag := full.Header().Get("ETag")
 			for _, r := range []struct {

@@ -19,7 +19,7 @@
 // A file over MaxUploadBytes, or of a type outside AllowedTypes, is 422 UPLOAD_FAILED with
 // constraint ("file_size" or "file_type") and limit inside the error object. Active content is
 // refused whatever AllowedTypes says (422 VALIDATION_ERROR): the extensions of
-// fsstore.IsActiveAsset (HTML and XHTML pages, XSLT, web archives, HTML applications, scripts),
+// assetpath.IsActive (HTML and XHTML pages, XSLT, web archives, HTML applications, scripts),
 // and any file whose first bytes a browser would take for HTML. XML and SVG are accepted; the
 // assetfiles group serves every file sandboxed, which is the guard that also covers files copied
 // into the folder by hand.
@@ -39,25 +39,24 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/handlers/web"
 )
 
 // Store is what the group reads and writes: the methods of fsstore.Store it calls. Paths are
-// relative to the assets folder; a path that breaks fsstore.CleanAssetPath is an Invalid error.
+// relative to the assets folder; a path that breaks assetpath.Clean is an Invalid error.
 type Store interface {
 	// ListAssets lists a folder's files and sub-folder names; a missing folder is a NotFound error.
-	ListAssets(dir string) ([]fsstore.AssetInfo, []string, error)
+	ListAssets(dir string) ([]content.AssetInfo, []string, error)
 	// StatAsset describes a file or folder, or returns a NotFound error.
-	StatAsset(p string) (fsstore.AssetInfo, error)
+	StatAsset(p string) (content.AssetInfo, error)
 	// SaveAsset writes a file; an existing one is a Conflict error unless overwrite is set.
-	SaveAsset(p string, src io.Reader, overwrite bool) (fsstore.AssetInfo, error)
+	SaveAsset(p string, src io.Reader, overwrite bool) (content.AssetInfo, error)
 	// AssetMeta reads a file's metadata; a missing file is a NotFound error.
 	AssetMeta(p string) (*content.Map, error)
 	// SaveAssetMeta replaces a file's metadata; a missing file is a NotFound error.
 	SaveAssetMeta(p string, meta *content.Map) error
 	// MoveAsset renames a file or folder; a missing source is NotFound, a taken target Conflict.
-	MoveAsset(from, to string) (fsstore.AssetInfo, error)
+	MoveAsset(from, to string) (content.AssetInfo, error)
 	// DeleteAsset removes a file or an empty folder; a missing one is NotFound, a non-empty
 	// folder Conflict.
 	DeleteAsset(p string) error

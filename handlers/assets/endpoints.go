@@ -8,14 +8,14 @@ import (
 	"unicode/utf8"
 
 	"cms/content"
-	"cms/content/fsstore"
+	"cms/content/assetpath"
 	"cms/handlers/web"
 )
 
 // cleanPath checks a client-given path; empty names the assets folder itself and is allowed
 // only where allowRoot says so.
 func cleanPath(name, p string, allowRoot bool) (string, error) {
-	c, err := fsstore.CleanAssetPath(p)
+	c, err := assetpath.Clean(p)
 	if err != nil {
 		return "", web.BadRequest("Invalid %s: %v", name, err)
 	}

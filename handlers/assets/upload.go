@@ -12,7 +12,7 @@ import (
 	"strings"
 
 	"cms/content"
-	"cms/content/fsstore"
+	"cms/content/assetpath"
 	"cms/handlers/web"
 )
 
@@ -63,14 +63,14 @@ func (a *api) upload(w http.ResponseWriter, r *http.Request) error {
 		return content.InvalidFields(op, "Upload one file at a time", map[string][]string{"file": {"Only one file may be sent"}})
 	}
 	fh := files[0]
-	name := fsstore.SanitizeAssetName(fh.Filename)
+	name := assetpath.Sanitize(fh.Filename)
 	if fh.Size > a.MaxUploadBytes {
 		return a.tooLarge(op, fmt.Sprintf("File %q", name), fh.Size)
 	}
-	if fsstore.IsActiveAsset(name) {
+	if assetpath.IsActive(name) {
 		return content.InvalidFields(op, activeMessage, map[string][]string{"file": {activeMessage}})
 	}
-	mimeType := fsstore.AssetMIMEType(name)
+	mimeType := assetpath.MIMEType(name)
 	if !a.allowed(mimeType) {
 		return &content.Error{Kind: content.Invalid, Op: op, Code: "UPLOAD_FAILED",
 			Message: fmt.Sprintf("File %q has type %s, which is not allowed", name, mimeType),
@@ -164,5 +164,5 @@ func looksLikeHTML(name string, head []byte) bool {
 	if !strings.HasPrefix(http.DetectContentType(head), "text/html") {
 		return false
 	}
-	return !(fsstore.AssetExt(name) == "svg" && bytes.Contains(bytes.ToLower(head), []byte("<svg")))
+	return !(assetpath.Ext(name) == "svg" && bytes.Contains(bytes.ToLower(head), []byte("<svg")))
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
+	"cms/content/assetpath"
 )
 
 // asset is the wire shape of a file or folder.
@@ -24,7 +24,7 @@ type asset struct {
 }
 
 // wire describes an asset; meta may be nil.
-func (a *api) wire(info fsstore.AssetInfo, meta *content.Map) asset {
+func (a *api) wire(info content.AssetInfo, meta *content.Map) asset {
 	out := asset{Path: info.Path, Filename: info.Name()}
 	if info.Dir {
 		out.Directory = true
@@ -33,7 +33,7 @@ func (a *api) wire(info fsstore.AssetInfo, meta *content.Map) asset {
 	ext := strings.TrimPrefix(pathExt(info.Path), ".")
 	size := info.Size
 	out.Extension, out.Size = &ext, &size
-	out.MimeType = fsstore.AssetMIMEType(info.Path)
+	out.MimeType = assetpath.MIMEType(info.Path)
 	out.ModifiedAt = info.ModTime.UTC().Format(time.RFC3339Nano)
 	out.URL = a.URLPrefix + "/" + escapePath(info.Path)
 	if meta.Len() > 0 {

@@ -14,6 +14,7 @@ import (
 
 	"cms/content"
 	"cms/content/contenttest"
+	"cms/content/entryfile"
 	"cms/content/fsstore"
 	"cms/handlers/entries"
 	"cms/handlers/web/webtest"
@@ -195,7 +196,7 @@ func (e *env) parsed(t testing.TB, c, slug string) *content.Entry {
 	if err != nil {
 		t.Fatalf("read %s/%s: %v", c, slug, err)
 	}
-	en, err := fsstore.ParseEntry(c, slug, raw)
+	en, err := entryfile.Parse(c, slug, raw)
 	if err != nil {
 		t.Fatalf("entry %s/%s does not parse: %v\n%s", c, slug, err, raw)
 	}

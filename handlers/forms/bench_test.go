@@ -151,7 +151,7 @@ func BenchmarkSubmit(b *testing.B) {
 type discard struct{ store }
 
 func (discard) CreateSubmission(form string, data *content.Map, at time.Time) (*content.Submission, error) {
-	return &content.Submission{ID: fsstore.NewSubmissionID(at), Form: form, SubmittedAt: at.UTC().Format(time.RFC3339), Data: data}, nil
+	return &content.Submission{ID: content.NewSubmissionID(at), Form: form, SubmittedAt: at.UTC().Format(time.RFC3339), Data: data}, nil
 }
 
 // durableFile is the disk baseline: create, write and fsync a temp file, rename it, fsync the

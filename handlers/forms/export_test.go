@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/handlers/forms"
 	"cms/handlers/web/webtest"
 )
@@ -201,7 +200,7 @@ func TestExportStreamsManySubmissions(t *testing.T) {
 	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range n {
 		at := base.Add(time.Duration(i) * time.Second)
-		id := fsstore.NewSubmissionID(at)
+		id := content.NewSubmissionID(at)
 		extra := ""
 		if i%1000 == 0 {
 			extra = fmt.Sprintf("  rare%d: x\n", i) // a key only some submissions have still gets a column

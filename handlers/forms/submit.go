@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/content/validate"
 	"cms/handlers/web"
 )
@@ -51,7 +50,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 		a.Log.LogAttrs(r.Context(), slog.LevelDebug, "honeypot submission dropped", slog.String("form", handle))
 		values.Delete(honeypotField)
 		// The answer looks like a stored submission, so a bot learns nothing.
-		decoy := &content.Submission{ID: fsstore.NewSubmissionID(now), Form: handle,
+		decoy := &content.Submission{ID: content.NewSubmissionID(now), Form: handle,
 			SubmittedAt: now.UTC().Format(submittedAtLayout), Data: validate.FilterVisible(f.fields, validate.CoerceAll(f.fields, values))}
 		return a.succeeded(w, r, browser, f, decoy)
 	}
@@ -84,7 +83,7 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 			return fmt.Errorf("%s: store submission of %s: %w", op, handle, err)
 		}
 	} else {
-		sub = &content.Submission{ID: fsstore.NewSubmissionID(now), Form: handle,
+		sub = &content.Submission{ID: content.NewSubmissionID(now), Form: handle,
 			SubmittedAt: now.UTC().Format(submittedAtLayout), Data: data}
 	}
 	return a.succeeded(w, r, browser, f, sub)

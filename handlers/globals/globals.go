@@ -28,7 +28,6 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/content/validate"
 	"cms/handlers/web"
 )
@@ -42,9 +41,9 @@ type Store interface {
 	// GlobalDataHandles lists the handles of the global data files, sorted.
 	GlobalDataHandles() ([]string, error)
 	// Global reads a global's data file; a missing file is an empty Doc with Exists false.
-	Global(handle string) (fsstore.Doc, error)
+	Global(handle string) (content.Doc, error)
 	// SaveGlobal replaces a global's data; a wantHash that does not match is a Conflict error.
-	SaveGlobal(handle string, data *content.Map, wantHash string) (fsstore.Doc, error)
+	SaveGlobal(handle string, data *content.Map, wantHash string) (content.Doc, error)
 	// Blueprint returns a blueprint of a kind, or a NotFound error.
 	Blueprint(kind, handle string) (*content.Blueprint, error)
 }

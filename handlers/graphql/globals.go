@@ -191,7 +191,7 @@ func navItems(items []content.NavItem) []*navItem {
 
 // resolveItemURL returns the public URL of an item's entry while it is published, or else the
 // item's own url. An item edited by hand to have both resolves to its entry, as everywhere
-// (fsstore.NavURLAndEntry).
+// (navtree.URLAndEntry).
 func (a *api) resolveItemURL(p gql.ResolveParams) (any, error) {
 	it := p.Source.(*navItem).item
 	if it.Entry == "" {

@@ -33,7 +33,6 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/content/query"
 	"cms/handlers/web"
 )
@@ -63,10 +62,10 @@ type Store interface {
 	NavigationDef(handle string) (*content.NavigationDef, error)
 	// Global reads the data of a global fresh from disk (empty when it has no data file yet).
 	// Whether the global is defined is GlobalDef's answer.
-	Global(handle string) (fsstore.Doc, error)
+	Global(handle string) (content.Doc, error)
 	// Navigation reads the items of a navigation tree fresh from disk (none when it has no data
 	// file yet), so a file edited by hand is seen by the next request.
-	Navigation(handle string) (fsstore.NavTree, error)
+	Navigation(handle string) (content.NavTree, error)
 	// DefinitionsGeneration changes whenever anything under resources/ changes.
 	DefinitionsGeneration() uint64
 	// Generation grows whenever any entry or definition changes.

@@ -24,7 +24,7 @@ import (
 	"net/http"
 	"time"
 
-	"cms/content/fsstore"
+	"cms/content"
 	"cms/handlers/web"
 	"cms/wasmhooks"
 )
@@ -32,11 +32,11 @@ import (
 // Store keeps installed hooks.
 type Store interface {
 	// Hooks lists installed hooks sorted by name.
-	Hooks() ([]fsstore.Hook, error)
+	Hooks() ([]content.Hook, error)
 	// HookMeta returns a NotFound error when no hook of that name is installed.
-	HookMeta(name string) (*fsstore.Hook, error)
+	HookMeta(name string) (*content.Hook, error)
 	// PutHook installs or replaces a hook and reports whether it replaced one.
-	PutHook(h fsstore.Hook, wasm []byte) (bool, error)
+	PutHook(h content.Hook, wasm []byte) (bool, error)
 	// DeleteHook returns a NotFound error when no hook of that name is installed.
 	DeleteHook(name string) error
 }

@@ -101,10 +101,10 @@ func TestUploadLifecycle(t *testing.T) {
 		t.Fatalf("upload = %d %s", r.code, r.body)
 	}
 	var got struct {
-		Data fsstore.Hook `json:"data"`
+		Data content.Hook `json:"data"`
 	}
 	json.Unmarshal([]byte(r.body), &got)
-	want := fsstore.Hook{Name: "gate", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(wasm)), UploadedBy: "ada",
+	want := content.Hook{Name: "gate", SHA256: hex.EncodeToString(sum[:]), Size: int64(len(wasm)), UploadedBy: "ada",
 		UploadedAt: "2026-02-03T04:05:06.000Z", ABIVersion: 1}
 	if got.Data != want {
 		t.Errorf("metadata = %+v\nwant       %+v", got.Data, want)

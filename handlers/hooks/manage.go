@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/handlers/web"
 )
 
@@ -17,25 +16,25 @@ import (
 // at. It is what PUT /api/hooks/{name} and `cms hooks push` both do. An invalid name is an
 // Invalid error; a module that fails the checks an Invalid error with Code HOOK_REJECTED and
 // nothing is stored. It reports whether an installed hook was replaced.
-func Install(ctx context.Context, st Store, host Checker, name string, wasm []byte, uploader string, at time.Time) (fsstore.Hook, bool, error) {
+func Install(ctx context.Context, st Store, host Checker, name string, wasm []byte, uploader string, at time.Time) (content.Hook, bool, error) {
 	const op = "hooks.Install"
-	if !fsstore.ValidHookName(name) {
-		return fsstore.Hook{}, false, content.Invalidf(op,
+	if !content.ValidHookName(name) {
+		return content.Hook{}, false, content.Invalidf(op,
 			"Invalid hook name %q: use 1 to 64 lower-case letters, digits, '_' or '-', starting with a letter or digit", name)
 	}
 	info, err := host.Check(ctx, wasm)
 	if err != nil {
 		if ce, ok := errors.AsType[*content.Error](err); ok && ce.Kind == content.Invalid {
-			return fsstore.Hook{}, false, &content.Error{Kind: content.Invalid, Op: op, Path: name, Code: CodeRejected,
+			return content.Hook{}, false, &content.Error{Kind: content.Invalid, Op: op, Path: name, Code: CodeRejected,
 				Message: "Hook module rejected: " + ce.Message, Details: ce.Details, Err: err}
 		}
-		return fsstore.Hook{}, false, fmt.Errorf("%s: check %s: %w", op, name, err)
+		return content.Hook{}, false, fmt.Errorf("%s: check %s: %w", op, name, err)
 	}
-	h := fsstore.Hook{Name: name, SHA256: info.SHA256, Size: int64(info.Size), UploadedBy: uploader,
+	h := content.Hook{Name: name, SHA256: info.SHA256, Size: int64(info.Size), UploadedBy: uploader,
 		UploadedAt: at.UTC().Format("2006-01-02T15:04:05.000Z"), ABIVersion: info.ABIVersion}
 	replaced, err := st.PutHook(h, wasm)
 	if err != nil {
-		return fsstore.Hook{}, false, fmt.Errorf("%s: store %s: %w", op, name, err)
+		return content.Hook{}, false, fmt.Errorf("%s: store %s: %w", op, name, err)
 	}
 	return h, replaced, nil
 }
@@ -75,7 +74,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	name := r.PathValue("name")
-	if !fsstore.ValidHookName(name) {
+	if !content.ValidHookName(name) {
 		return web.BadRequest("Invalid hook name %q: use 1 to 64 lower-case letters, digits, '_' or '-', starting with a letter or digit", name)
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/wasm" {

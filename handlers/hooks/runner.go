@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/content/validate"
 	"cms/wasmhooks"
 )
@@ -14,7 +13,7 @@ import (
 // Modules reads installed hook modules.
 type Modules interface {
 	// HookMeta returns a NotFound error when no hook of that name is installed.
-	HookMeta(name string) (*fsstore.Hook, error)
+	HookMeta(name string) (*content.Hook, error)
 	// HookModule returns the module bytes, or a NotFound error.
 	HookModule(name string) ([]byte, error)
 }

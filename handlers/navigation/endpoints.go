@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"cms/content"
-	"cms/content/fsstore"
+	"cms/content/navtree"
 	"cms/content/validate"
 	"cms/handlers/web"
 )
@@ -155,7 +155,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if d.MaxDepth != nil {
-		if depth := fsstore.NavDepth(items); depth > *d.MaxDepth {
+		if depth := navtree.Depth(items); depth > *d.MaxDepth {
 			return &content.Error{Kind: content.Invalid, Op: op, Code: "DEPTH_EXCEEDED",
 				Message: fmt.Sprintf("Navigation tree depth (%d) exceeds the configured maximum depth (%d)", depth, *d.MaxDepth),
 				Details: DepthDetails{MaxDepth: *d.MaxDepth, ActualDepth: depth}}
@@ -310,7 +310,7 @@ func (r *resolver) lookup(ref string) (string, bool) {
 
 // items renders a tree for a response: label, url (resolved for entry items), entry, external,
 // the extra keys, children, and missing for dangling references. An item with both a url and an
-// entry (a file edited by hand; see fsstore.NavURLAndEntry) gets its entry's url.
+// entry (a file edited by hand; see navtree.URLAndEntry) gets its entry's url.
 func (r *resolver) items(items []content.NavItem) []any {
 	out := make([]any, len(items))
 	for i, it := range items {

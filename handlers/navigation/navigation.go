@@ -40,7 +40,6 @@ import (
 	"time"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/content/validate"
 	"cms/handlers/web"
 )
@@ -54,9 +53,9 @@ type Store interface {
 	// NavigationDataHandles lists the handles of the navigation tree files, sorted.
 	NavigationDataHandles() ([]string, error)
 	// Navigation reads a tree fresh from disk; a missing file is an empty tree, Exists false.
-	Navigation(handle string) (fsstore.NavTree, error)
+	Navigation(handle string) (content.NavTree, error)
 	// SaveNavigation replaces a tree; a wantHash that does not match is a Conflict error.
-	SaveNavigation(handle string, items []content.NavItem, wantHash string) (fsstore.NavTree, error)
+	SaveNavigation(handle string, items []content.NavItem, wantHash string) (content.NavTree, error)
 	// Collection returns a collection definition, or a NotFound error.
 	Collection(handle string) (*content.Collection, error)
 	// EntryMeta returns an entry without its body, or a NotFound error.

@@ -27,18 +27,17 @@ import (
 	_ "time/tzdata"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/handlers/web"
 )
 
 // Store is what the group reads and writes: the methods of fsstore.Store it calls.
 type Store interface {
 	// Settings reads the settings file; a missing file is an empty Doc with Exists false.
-	Settings() (fsstore.Doc, error)
+	Settings() (content.Doc, error)
 	// UpdateSettings rewrites the settings with what update returns for the current values,
 	// under the file's lock. An error from update is returned as it is; a wantHash that does not
 	// match the file is a Conflict error.
-	UpdateSettings(wantHash string, update func(cur *content.Map) (*content.Map, error)) (fsstore.Doc, error)
+	UpdateSettings(wantHash string, update func(cur *content.Map) (*content.Map, error)) (content.Doc, error)
 }
 
 // Deps are the inputs of the group.

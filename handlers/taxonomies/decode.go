@@ -7,7 +7,6 @@ import (
 	"unicode"
 
 	"cms/content"
-	"cms/content/fsstore"
 	"cms/content/validate"
 	"cms/handlers/web"
 )
@@ -115,7 +114,7 @@ func (a *api) validate(r *http.Request, op string, t *content.Taxonomy, term *co
 		}
 		return err
 	}
-	values := fsstore.TermFile(term)
+	values := content.TermFile(term)
 	if term.Title == "" {
 		values.Delete("title") // so that a required title is reported as missing
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"cms/content/fsstore"
+	"cms/content"
 )
 
 // Module describes a test hook.
@@ -128,10 +128,13 @@ func (m Module) Bytes() []byte {
 }
 
 // Install stores wasm as hook name without checking it, as if it had passed an upload.
-func Install(t testing.TB, st *fsstore.Store, name string, wasm []byte) fsstore.Hook {
+// st is the store the test opened (an *fsstore.Store).
+func Install(t testing.TB, st interface {
+	PutHook(h content.Hook, wasm []byte) (bool, error)
+}, name string, wasm []byte) content.Hook {
 	t.Helper()
 	sum := sha256.Sum256(wasm)
-	h := fsstore.Hook{Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(wasm)), UploadedBy: "test",
+	h := content.Hook{Name: name, SHA256: hex.EncodeToString(sum[:]), Size: int64(len(wasm)), UploadedBy: "test",
 		UploadedAt: time.Now().UTC().Format(time.RFC3339), ABIVersion: 1}
 	if _, err := st.PutHook(h, wasm); err != nil {
 		t.Fatalf("install hook %s: %v", name, err)
