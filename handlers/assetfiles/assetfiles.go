@@ -79,6 +79,8 @@ func New(d Deps) (http.Handler, error) {
 	return rt, nil
 }
 
+// GET /assets/{path...} and GET /api/public/assets/{path...} (under public.basePath): a file of
+// the asset library.
 func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	p := r.PathValue("path")
 	if _, err := fsstore.CleanAssetPath(p); err != nil || p == "" || strings.HasSuffix(p, "/") {
