@@ -106,6 +106,8 @@ func New(d Deps) (http.Handler, error) {
 	}), nil
 }
 
+// GET /assets/{path...} and GET /api/public/assets/{path...} (under public.basePath): a file of
+// the asset library.
 func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	p := r.PathValue("path")
 	if _, err := assetpath.Clean(p); err != nil || p == "" || strings.HasSuffix(p, "/") {

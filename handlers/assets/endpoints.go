@@ -25,6 +25,7 @@ func cleanPath(name, p string, allowRoot bool) (string, error) {
 	return c, nil
 }
 
+// GET /api/assets?directory=: the files and folders of a directory.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "assets", "view", ""); err != nil {
 		return err
@@ -54,6 +55,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GET /api/assets/meta?path=: one asset with all its metadata.
 func (a *api) meta(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "assets", "view", ""); err != nil {
 		return err
@@ -87,6 +89,7 @@ const (
 	maxMetaValueLen = 2000
 )
 
+// PUT /api/assets/meta?path=: replace an asset's metadata sidecar.
 func (a *api) saveMeta(w http.ResponseWriter, r *http.Request) error {
 	const op = "assets.saveMeta"
 	if _, err := web.Require(a.Auth, r, "assets", "edit", ""); err != nil {
@@ -136,6 +139,7 @@ func (a *api) saveMeta(w http.ResponseWriter, r *http.Request) error {
 	return a.writeAsset(w, http.StatusOK, p)
 }
 
+// POST /api/assets/move: move or rename an asset.
 func (a *api) move(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "assets", "edit", ""); err != nil {
 		return err
@@ -176,6 +180,7 @@ func (a *api) move(w http.ResponseWriter, r *http.Request) error {
 	return a.writeAsset(w, http.StatusOK, info.Path)
 }
 
+// DELETE /api/assets?path=: delete an asset.
 func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "assets", "delete", ""); err != nil {
 		return err
@@ -194,6 +199,7 @@ func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// POST /api/assets/folders: create a folder.
 func (a *api) folder(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "assets", "create", ""); err != nil {
 		return err

@@ -24,6 +24,7 @@ type UploadDetails struct {
 
 const activeMessage = "Web pages, XSLT style sheets, web archives and scripts cannot be uploaded"
 
+// POST /api/assets and POST /api/assets/upload: upload a file (multipart/form-data).
 func (a *api) upload(w http.ResponseWriter, r *http.Request) error {
 	const op = "assets.upload"
 	if _, err := web.Require(a.Auth, r, "assets", "create", ""); err != nil {

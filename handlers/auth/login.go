@@ -60,6 +60,7 @@ func parseLogin(body []byte) (email, pw string, err error) {
 	return email, pw, nil
 }
 
+// POST /api/auth/login: check the credentials and start a session.
 func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	// Required, not just checked when present: a login CSRF (signing the victim into the
 	// attacker's account) would otherwise need no preflight.
@@ -122,6 +123,7 @@ func nonNil(s []string) []string {
 	return s
 }
 
+// POST /api/auth/logout: end the current session and clear the cookie.
 func (a *api) logout(w http.ResponseWriter, r *http.Request) error {
 	// Authenticated applies the same-origin rule to cookie sessions before anything changes.
 	if _, err := web.Authenticated(a.Authenticator, r); err != nil {
@@ -143,6 +145,7 @@ type ValidateResponse struct {
 	UserID string `json:"userId"`
 }
 
+// GET /api/auth/validate: whether the caller's session is live.
 func (a *api) validate(w http.ResponseWriter, r *http.Request) error {
 	const op = "auth.validate"
 	if tok, _ := authn.TokenFrom(r); tok == "" {

@@ -60,9 +60,9 @@ func Prefixes(p string) []string {
 }
 
 type server struct {
-	path  string // mount path as the handler sees it
 	login string // Location of the redirect, as the browser sees it
 	files *files
+	rt    *web.Router
 }
 
 // New builds the group's handler. It fails on a malformed Path or BasePath, or when the
@@ -88,7 +88,13 @@ func New(d Deps) (http.Handler, error) {
 		return nil, fmt.Errorf("cp: %w", err)
 	}
 	d.Log.Debug("control panel ready", "path", d.Path, "assets", len(fs.assets))
-	return &server{path: d.Path, login: d.BasePath + d.Path + "/login", files: fs}, nil
+	s := &server{login: d.BasePath + d.Path + "/login", files: fs, rt: web.NewRouter()}
+	s.rt.HandleFunc("GET "+d.Path, s.shell)
+	s.rt.HandleFunc("GET "+d.Path+"/login", s.loginPage)
+	s.rt.HandleFunc("GET "+d.Path+"/assets/{file...}", s.asset)
+	s.rt.HandleFunc("GET "+d.Path+"/{rest...}", s.shell)
+	s.rt.NotFound("/")
+	return s, nil
 }
 
 // checkPath accepts "/a/b-c" style paths: plain segments of letters, digits, '-', '_' and '.',
@@ -108,57 +114,47 @@ func checkPath(name, p string, emptyOK bool) error {
 	return nil
 }
 
-// ServeHTTP dispatches by path. A hand-written switch rather than a pattern mux: the shell's
-// catch-all "GET {path}/" and the 405 fallbacks of more specific paths would conflict in
-// [http.ServeMux], and four cases read more plainly than the patterns that avoid that.
+// ServeHTTP adds the security headers every response carries, errors included, and routes.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	securityHeaders(w.Header())
-	rest, ok := strings.CutPrefix(r.URL.Path, s.path)
-	if !ok || rest != "" && rest[0] != '/' {
-		s.route(r, s.path+"/")
-		web.WriteError(w, r, web.NotFound("Route not found: %s %s", r.Method, r.URL.Path))
-		return
-	}
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		s.route(r, s.path+"/")
-		web.WriteError(w, r, &web.Error{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED",
-			Message: "Method not allowed; use GET, HEAD", Header: http.Header{"Allow": {"GET, HEAD"}}})
-		return
-	}
-	switch {
-	case rest == "/login":
-		s.route(r, s.path+"/login")
-		s.files.login.serve(w, r)
-	case strings.HasPrefix(rest, "/assets/"):
-		s.route(r, s.path+"/assets/")
-		a, ok := s.files.assets[strings.TrimPrefix(rest, "/assets/")]
-		if !ok {
-			web.WriteError(w, r, web.NotFound("No such Control Panel file: %s", r.URL.Path))
-			return
-		}
-		a.serve(w, r)
-	case staticExt(rest):
-		// A missing script or stylesheet must fail as one, not turn into the sign-in page.
-		s.route(r, s.path+"/")
-		web.WriteError(w, r, web.NotFound("No such Control Panel file: %s", r.URL.Path))
-	default:
-		s.route(r, s.path+"/")
-		if !hasSession(r) {
-			w.Header().Set("Cache-Control", "no-store")
-			w.Header().Set("Vary", "Cookie")
-			w.Header().Set("Location", s.login)
-			w.WriteHeader(http.StatusTemporaryRedirect)
-			return
-		}
-		s.files.index.serve(w, r)
-	}
+	s.rt.ServeHTTP(w, r)
 }
 
-// route names the route on the access line.
-func (s *server) route(r *http.Request, name string) {
-	if info := web.InfoFrom(r.Context()); info != nil {
-		info.Route = name
+// Routes lists the group's route table (see [web.Router.Routes]).
+func (s *server) Routes() []string { return s.rt.Routes() }
+
+// GET /cp/login ({path}/login): the sign-in page; no cookie needed.
+func (s *server) loginPage(w http.ResponseWriter, r *http.Request) error {
+	s.files.login.serve(w, r)
+	return nil
+}
+
+// GET /cp/assets/{file...} ({path}/assets/...): CSS, JavaScript and images; no cookie needed.
+func (s *server) asset(w http.ResponseWriter, r *http.Request) error {
+	a, ok := s.files.assets[r.PathValue("file")]
+	if !ok {
+		return web.NotFound("No such Control Panel file: %s", r.URL.Path)
 	}
+	a.serve(w, r)
+	return nil
+}
+
+// GET /cp and GET /cp/{rest...} ({path} and below): the application shell, or 307 to the
+// sign-in page without the session cookie.
+func (s *server) shell(w http.ResponseWriter, r *http.Request) error {
+	if staticExt(r.PathValue("rest")) {
+		// A missing script or stylesheet must fail as one, not turn into the sign-in page.
+		return web.NotFound("No such Control Panel file: %s", r.URL.Path)
+	}
+	if !hasSession(r) {
+		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Vary", "Cookie")
+		w.Header().Set("Location", s.login)
+		w.WriteHeader(http.StatusTemporaryRedirect)
+		return nil
+	}
+	s.files.index.serve(w, r)
+	return nil
 }
 
 // hasSession is the optimistic check: a non-empty cookie of the right name. An empty value is

@@ -12,7 +12,8 @@ import (
 
 // FuzzServe feeds the handler arbitrary paths, methods and cookies (the only untrusted input it
 // reads): it answers one of its few statuses, always with the security headers, and a redirect
-// only ever points at the sign-in page.
+// only ever points at the sign-in page, or at the clean form of an unclean path on this origin
+// (as every ServeMux answers, the runners' included).
 func FuzzServe(f *testing.F) {
 	for _, p := range []string{"/cp", "/cp/", "/cp/login", "/cp/assets/app.js", "/cp/assets/../login", "/cp/x.js", "/cpx", "/cp/%2e%2e/", "/cp//assets/app.js"} {
 		f.Add("GET", p, "")
@@ -46,7 +47,7 @@ func FuzzServe(f *testing.F) {
 		if w.Header().Get("X-Content-Type-Options") != "nosniff" || w.Header().Get("Content-Security-Policy") == "" {
 			t.Fatalf("%s %q: security headers missing", method, path)
 		}
-		if loc := w.Header().Get("Location"); w.Code == 307 && loc != "/cp/login" {
+		if loc := w.Header().Get("Location"); w.Code == 307 && loc != "/cp/login" && !cleaned(u, loc) {
 			t.Fatalf("%s %q: redirect to %q", method, path, loc)
 		}
 	})
@@ -62,4 +63,12 @@ func validMethod(m string) bool {
 		}
 	}
 	return true
+}
+
+// cleaned reports whether loc is a path on this origin other than u's: where ServeMux sends an
+// unclean path (its escaping of the clean form has quirks, so only the origin is checked).
+func cleaned(u *url.URL, loc string) bool {
+	l, err := url.Parse(loc)
+	return err == nil && l.Scheme == "" && l.Host == "" && strings.HasPrefix(loc, "/") &&
+		!strings.HasPrefix(loc, "//") && !strings.HasPrefix(loc, "/\\") && l.Path != u.Path
 }

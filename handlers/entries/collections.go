@@ -7,7 +7,7 @@ import (
 	"cms/handlers/web"
 )
 
-// collections lists the collection definitions; it needs collections:view without a scope.
+// GET /api/collections: the collection definitions; it needs collections:view without a scope.
 func (a *api) collections(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "collections", "view", ""); err != nil {
 		return err
@@ -16,8 +16,8 @@ func (a *api) collections(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// collection returns one definition. The check is scoped to the handle, so an unscoped grant
-// and a grant scoped to this collection both allow it.
+// GET /api/collections/{handle}: one definition. The check is scoped to the handle, so an
+// unscoped grant and a grant scoped to this collection both allow it.
 func (a *api) collection(w http.ResponseWriter, r *http.Request) error {
 	h := r.PathValue("handle")
 	if _, err := web.Require(a.Auth, r, "collections", "view", h); err != nil {

@@ -111,6 +111,7 @@ type listMeta struct {
 	Limit  int `json:"limit"`
 }
 
+// GET /api/entries/{collection}: a page of entries of every status.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	_, c, err := a.beginRead(r)
 	if err != nil {
@@ -192,6 +193,7 @@ func parseListQuery(r *http.Request) (query.Query, error) {
 	return q, nil
 }
 
+// GET /api/entries/{collection}/{slug}: one entry with its contentHash (also the ETag).
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	_, c, err := a.beginRead(r)
 	if err != nil {

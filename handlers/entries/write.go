@@ -38,6 +38,7 @@ func (a *api) readInput(w http.ResponseWriter, r *http.Request) (*Input, error) 
 	return DecodeEntry(raw)
 }
 
+// POST /api/entries/{collection}: create an entry.
 func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	const op = "entries.create"
 	p, c, err := a.begin(r, "create")
@@ -104,6 +105,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// PUT /api/entries/{collection}/{slug}: update an entry; needs the contentHash it was read with.
 func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	const op = "entries.update"
 	p, c, err := a.begin(r, "edit")
@@ -259,6 +261,7 @@ func (a *api) check(r *http.Request, op string, c *content.Collection, e *conten
 	return fe.Err(op, msgInvalid)
 }
 
+// DELETE /api/entries/{collection}/{slug}: delete an entry.
 func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 	p, c, err := a.begin(r, "delete")
 	if err != nil {

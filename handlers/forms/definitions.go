@@ -139,7 +139,7 @@ func (a *api) usable(handle string) (*form, error) {
 // publicCache lets shared caches keep a form's definition briefly, like Madori's public endpoint.
 const publicCache = "public, max-age=0, s-maxage=60"
 
-// list answers GET /api/forms with every usable form; broken ones are left out and logged.
+// GET /api/forms: every usable form; broken ones are left out and logged.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	out := []*PublicForm{}
 	for _, def := range a.Definitions.FormDefs() {
@@ -159,7 +159,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// get answers GET /api/forms/{handle}.
+// GET /api/forms/{handle}: one form.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	f, err := a.usable(r.PathValue("handle"))
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 	"cms/content"
 )
 
-// exportCSV answers GET /api/forms/{handle}/export/csv. The header needs every field handle, so
-// the submissions are read twice: once for their keys, once to write the rows. Neither pass keeps
-// more than one submission.
+// GET /api/forms/{handle}/export/csv: every submission as CSV. The header needs every field
+// handle, so the submissions are read twice: once for their keys, once to write the rows.
+// Neither pass keeps more than one submission.
 func (a *api) exportCSV(w http.ResponseWriter, r *http.Request) error {
 	_, def, err := a.authorize(r, "view")
 	if err != nil {
@@ -59,8 +59,8 @@ func (a *api) exportCSV(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// exportJSON answers GET /api/forms/{handle}/export/json with a pretty-printed array of
-// {id, form, submittedAt, data}, written one submission at a time.
+// GET /api/forms/{handle}/export/json: a pretty-printed array of {id, form, submittedAt, data},
+// written one submission at a time.
 func (a *api) exportJSON(w http.ResponseWriter, r *http.Request) error {
 	_, def, err := a.authorize(r, "view")
 	if err != nil {

@@ -32,7 +32,7 @@ func (a *api) authorize(r *http.Request, action string) (*access.Principal, *con
 	return p, def, nil
 }
 
-// submissions answers GET /api/forms/{handle}/submissions?page&perPage&sort.
+// GET /api/forms/{handle}/submissions?page&perPage&sort: a page of submissions.
 func (a *api) submissions(w http.ResponseWriter, r *http.Request) error {
 	_, def, err := a.authorize(r, "view")
 	if err != nil {
@@ -80,7 +80,7 @@ func intParam(q url.Values, name string, def, lo, hi int) (int, error) {
 	return n, nil
 }
 
-// submission answers GET /api/forms/{handle}/submissions/{id}.
+// GET /api/forms/{handle}/submissions/{id}: one submission.
 func (a *api) submission(w http.ResponseWriter, r *http.Request) error {
 	_, def, err := a.authorize(r, "view")
 	if err != nil {
@@ -100,7 +100,7 @@ type Deleted struct {
 	Deleted bool `json:"deleted"`
 }
 
-// deleteSubmission answers DELETE /api/forms/{handle}/submissions/{id}: the file is removed.
+// DELETE /api/forms/{handle}/submissions/{id}: remove a submission's file.
 func (a *api) deleteSubmission(w http.ResponseWriter, r *http.Request) error {
 	p, def, err := a.authorize(r, "delete")
 	if err != nil {

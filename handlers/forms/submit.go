@@ -22,7 +22,7 @@ const honeypotField = "_honeypot"
 // submittedAtLayout is how submittedAt is written when the store does not write it.
 const submittedAtLayout = "2006-01-02T15:04:05.000Z"
 
-// submit answers POST /api/forms/{handle}/submit in the order the package doc gives.
+// POST /api/forms/{handle}/submit: a submission, handled in the order the package doc gives.
 func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	const op = "forms.submit"
 	handle := r.PathValue("handle")

@@ -17,6 +17,7 @@ type summary struct {
 	Blueprint string `json:"blueprint"`
 }
 
+// GET /api/globals: every global set with its title and blueprint.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "globals", "view", ""); err != nil {
 		return err
@@ -68,6 +69,7 @@ func (a *api) global(r *http.Request) (*content.GlobalDef, error) {
 	return implicitDef(h), nil
 }
 
+// GET /api/globals/{handle}: a global set's values, with an ETag.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "globals", "view", ""); err != nil {
 		return err
@@ -91,6 +93,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// PUT /api/globals/{handle}: replace a global set's values.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	const op = "globals.put"
 	if _, err := web.Require(a.Auth, r, "globals", "edit", ""); err != nil {

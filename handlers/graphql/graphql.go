@@ -181,9 +181,7 @@ func New(d Deps) (http.Handler, error) {
 	}
 	rt := web.NewRouter()
 	if !c.Enabled {
-		rt.Handle(c.Path, web.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
-			return web.NotFound("Route not found: %s %s", r.Method, r.URL.Path)
-		}))
+		rt.NotFound(c.Path)
 		return rt, nil
 	}
 	rt.HandleFunc("POST "+c.Path, a.post)

@@ -29,6 +29,7 @@ type request struct {
 	OperationName string          `json:"operationName"`
 }
 
+// POST /api/graphql (graphql.path): an operation as JSON.
 func (a *api) post(w http.ResponseWriter, r *http.Request) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.Contains(strings.ToLower(ct), "json") {
 		return &web.Error{Status: http.StatusUnsupportedMediaType, Code: "UNSUPPORTED_MEDIA_TYPE",
@@ -45,6 +46,7 @@ func (a *api) post(w http.ResponseWriter, r *http.Request) error {
 	return a.serve(w, r, req, false)
 }
 
+// GET /api/graphql?query= (graphql.path): a query in the URL; queries only.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
 	for _, name := range []string{"query", "variables", "operationName"} {

@@ -81,12 +81,14 @@ func (a *api) report(status string, checks []Check) Report {
 	return Report{Status: status, Timestamp: now.UTC().Format(time.RFC3339Nano), UptimeSeconds: int64(now.Sub(a.Started) / time.Second), Checks: checks}
 }
 
+// GET /api/health/live: 200 while the process serves.
 func (a *api) live(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Cache-Control", "no-store, max-age=0")
 	web.WriteJSON(w, http.StatusOK, a.report("ok", []Check{{Name: "process", Status: "ok"}}))
 	return nil
 }
 
+// GET /api/health/ready: 200 when every storage folder is usable, else 503.
 func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
 	checks := make([]Check, len(a.Folders))
 	var wg sync.WaitGroup

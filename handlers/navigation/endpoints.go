@@ -46,6 +46,7 @@ const (
 	reasonMissing    = "Referenced entry does not exist."
 )
 
+// GET /api/navigation: every navigation with its items.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "navigation", "view", ""); err != nil {
 		return err
@@ -114,6 +115,7 @@ func (a *api) definition(r *http.Request) (*content.NavigationDef, error) {
 	return implicitDef(h), nil
 }
 
+// GET /api/navigation/{handle}: one navigation, with an ETag.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "navigation", "view", ""); err != nil {
 		return err
@@ -133,6 +135,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// PUT /api/navigation/{handle}: replace a navigation's items.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	const op = "navigation.put"
 	if _, err := web.Require(a.Auth, r, "navigation", "edit", ""); err != nil {

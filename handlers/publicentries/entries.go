@@ -46,6 +46,7 @@ func (a *api) collection(r *http.Request) (*content.Collection, error) {
 	return c, nil
 }
 
+// GET /api/public/entries/{collection}/{slug} (under public.basePath): one published entry.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.collection(r)
 	if err != nil {
@@ -125,6 +126,7 @@ type listMeta struct {
 	Limit  int `json:"limit"`
 }
 
+// GET /api/public/entries/{collection} (under public.basePath): a page of published entries.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.collection(r)
 	if err != nil {

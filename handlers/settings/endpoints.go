@@ -40,6 +40,7 @@ func withDefaults(m *content.Map) *content.Map {
 	return out
 }
 
+// GET /api/settings: the site settings with defaults filled in, with an ETag.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "settings", "view", ""); err != nil {
 		return err
@@ -54,6 +55,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// PUT /api/settings: merge the given keys into the settings.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	const op = "settings.put"
 	if _, err := web.Require(a.Auth, r, "settings", "edit", ""); err != nil {

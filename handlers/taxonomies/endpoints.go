@@ -42,6 +42,7 @@ func (a *api) termRequest(r *http.Request, action string) (*content.Taxonomy, st
 	return t, s, nil
 }
 
+// GET /api/taxonomies: every taxonomy.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
 		return err
@@ -50,6 +51,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GET /api/taxonomies/{taxonomy}: one taxonomy.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
 		return err
@@ -62,6 +64,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GET /api/taxonomies/{taxonomy}/terms: the taxonomy's terms in slug order.
 func (a *api) terms(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
 		return err
@@ -81,6 +84,7 @@ func (a *api) terms(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GET /api/taxonomies/{taxonomy}/terms/{slug}: one term, with an ETag.
 func (a *api) term(w http.ResponseWriter, r *http.Request) error {
 	t, s, err := a.termRequest(r, "view")
 	if err != nil {
@@ -94,6 +98,7 @@ func (a *api) term(w http.ResponseWriter, r *http.Request) error {
 	return writeTerm(w, http.StatusOK, term, hash)
 }
 
+// POST /api/taxonomies/{taxonomy}/terms: create a term.
 func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.create"
 	if _, err := web.Require(a.Auth, r, "taxonomies", "create", ""); err != nil {
@@ -115,6 +120,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	return writeTerm(w, http.StatusCreated, term, hash)
 }
 
+// PUT /api/taxonomies/{taxonomy}/terms/{slug}: replace a term.
 func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.update"
 	t, s, err := a.termRequest(r, "edit")
@@ -146,6 +152,8 @@ type ReferenceDetails struct {
 	References []string `json:"references"`
 }
 
+// DELETE /api/taxonomies/{taxonomy}/terms/{slug}: delete a term no entry references, or any
+// term with ?force=true.
 func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.remove"
 	t, s, err := a.termRequest(r, "delete")

@@ -24,7 +24,7 @@ type PasswordResponse struct {
 	ExpiresAt string `json:"expiresAt,omitempty"`
 }
 
-// changePassword answers POST /api/users/{id}/password. Callers changing their own password must
+// POST /api/users/{id}/password: change a password. Callers changing their own password must
 // give the current one (a wrong one is a 401, in the usual envelope); changing someone else's
 // needs users:edit and no current password. Every session of the user ends.
 func (a *api) changePassword(w http.ResponseWriter, r *http.Request) error {

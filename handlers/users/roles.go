@@ -31,6 +31,7 @@ func roleHandle(r *http.Request) (string, error) {
 	return h, nil
 }
 
+// GET /api/roles: every role.
 func (a *api) listRoles(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "users", "view", ""); err != nil {
 		return err
@@ -45,6 +46,7 @@ func (a *api) listRoles(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GET /api/roles/{handle}: one role, with an ETag.
 func (a *api) getRole(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "users", "view", ""); err != nil {
 		return err
@@ -63,6 +65,7 @@ func (a *api) getRole(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// POST /api/roles: create a role.
 func (a *api) createRole(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.createRole"
 	p, err := web.Require(a.Auth, r, "users", "edit", "")
@@ -93,6 +96,7 @@ func protected(op, verb string) error {
 		Message: fmt.Sprintf("The %s role cannot be %s", protectedRole, verb)}
 }
 
+// PUT /api/roles/{handle}: update a role (never admin).
 func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.updateRole"
 	p, err := web.Require(a.Auth, r, "users", "edit", "")
@@ -145,6 +149,7 @@ type RoleAssigned struct {
 	Users []string `json:"users"`
 }
 
+// DELETE /api/roles/{handle}: delete an unassigned role (never admin).
 func (a *api) deleteRole(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.deleteRole"
 	if _, err := web.Require(a.Auth, r, "users", "delete", ""); err != nil {

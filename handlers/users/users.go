@@ -138,8 +138,12 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/users", a.list)
 	rt.HandleFunc("POST /api/users", a.create)
-	// "me" and "capabilities" are reached through {id}: a literal sibling pattern would
-	// conflict with the method-less 405 pattern the router adds for {id}.
+	rt.HandleFunc("GET /api/users/me", a.me)
+	// "me" stands for the caller's id in every /api/users/{id} path (pathID), so the literal
+	// path, which ServeMux prefers to {id}, takes the other methods of {id} as well.
+	rt.HandleFunc("PUT /api/users/me", asMe(a.update))
+	rt.HandleFunc("DELETE /api/users/me", asMe(a.delete))
+	rt.HandleFunc("GET /api/users/capabilities", a.capabilities)
 	rt.HandleFunc("GET /api/users/{id}", a.get)
 	rt.HandleFunc("PUT /api/users/{id}", a.update)
 	rt.HandleFunc("DELETE /api/users/{id}", a.delete)
@@ -152,6 +156,14 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("DELETE /api/roles/{handle}", a.deleteRole)
 	rt.NotFound("/api/roles/")
 	return rt, nil
+}
+
+// asMe serves /api/users/me with an endpoint of /api/users/{id}: the literal path has no {id}.
+func asMe(f web.HandlerFunc) web.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		r.SetPathValue("id", "me")
+		return f(w, r)
+	}
 }
 
 // Prefixes are the path prefixes the group serves. Both the exact paths and the subtrees are

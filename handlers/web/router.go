@@ -1,87 +1,142 @@
 package web
 
 import (
+	"fmt"
 	"net/http"
-	"sort"
+	"slices"
 	"strings"
-	"sync"
 )
 
-// Router is a [http.ServeMux] with full-path method patterns that answers a known path with the
-// wrong method as a JSON 405 (with Allow) and unknown paths under its prefixes as a JSON 404.
+// Router is a route table keyed by path. Each registered path gets one method-less
+// [http.ServeMux] pattern whose handler picks the endpoint by method, so a literal path such as
+// "/api/users/me" can sit beside "/api/users/{id}" (ServeMux would refuse "GET /api/users/me"
+// beside a method-less "/api/users/{id}"). A known path with another method is a JSON 405 whose
+// Allow lists the path's methods; unknown paths under a NotFound prefix are a JSON 404.
+//
+// Routes are registered at start-up: a Router is not safe for registration while it serves.
 type Router struct {
-	mux     *http.ServeMux
-	mu      sync.Mutex
-	methods map[string][]string // path pattern -> methods
+	mux   *http.ServeMux
+	paths map[string]*route // path pattern -> its methods
+}
+
+// route is one path pattern and its endpoints, in registration order. A path has a handful of
+// methods, so a linear scan beats a map and allocates nothing.
+type route struct {
+	path      string
+	endpoints []endpoint
+	allow     string // the Allow header: the methods, HEAD when GET is there, sorted
+}
+
+type endpoint struct {
+	method  string
+	pattern string // "METHOD /path", the access log's route name
+	h       http.Handler
 }
 
 // NewRouter returns an empty router.
 func NewRouter() *Router {
-	return &Router{mux: http.NewServeMux(), methods: map[string][]string{}}
+	return &Router{mux: http.NewServeMux(), paths: map[string]*route{}}
 }
 
-// Handle registers h for a "METHOD /path" pattern. It panics on an invalid or conflicting pattern
-// at registration (start-up) time, as http.ServeMux does; group tests catch that.
+// Handle registers h for a "METHOD /path" pattern. A GET endpoint also answers HEAD unless HEAD
+// is registered for the path. It panics at registration (start-up) on a pattern without a
+// method, on a method registered twice for a path, and on paths ServeMux finds conflicting.
 func (rt *Router) Handle(pattern string, h http.Handler) {
 	method, path, ok := strings.Cut(pattern, " ")
-	if !ok {
-		rt.mux.Handle(pattern, rt.named(pattern, h))
-		return
+	if !ok || method == "" || path == "" || strings.ContainsAny(method, " \t") || method != strings.ToUpper(method) {
+		panic(fmt.Sprintf("web: route %q is not \"METHOD /path\"", pattern))
 	}
-	rt.mu.Lock()
-	_, known := rt.methods[path]
-	rt.methods[path] = append(rt.methods[path], method)
-	if method == http.MethodGet {
-		rt.methods[path] = append(rt.methods[path], http.MethodHead)
+	ro := rt.paths[path]
+	if ro == nil {
+		ro = &route{path: path}
+		rt.mux.Handle(path, ro)
+		rt.paths[path] = ro
 	}
-	rt.mu.Unlock()
-	rt.mux.Handle(pattern, rt.named(pattern, h))
-	if !known {
-		rt.mux.Handle(path, rt.named(path, HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
-			return rt.methodNotAllowed(w, path)
-		})))
+	if ro.find(method) != nil {
+		panic(fmt.Sprintf("web: route %q registered twice", pattern))
 	}
+	ro.endpoints = append(ro.endpoints, endpoint{method: method, pattern: method + " " + path, h: h})
+	ro.allow = strings.Join(ro.methods(), ", ")
 }
 
 // HandleFunc registers an error-returning endpoint.
 func (rt *Router) HandleFunc(pattern string, f HandlerFunc) { rt.Handle(pattern, f) }
 
-// NotFound answers every other path under prefix (e.g. "/api/entries/") with a JSON 404.
-func (rt *Router) NotFound(prefix string) {
-	rt.mux.Handle(prefix, rt.named(prefix, HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+// NotFound answers every other path matching pattern with a JSON 404: a subtree for a pattern
+// ending in "/" (e.g. "/api/entries/"), else the one path.
+func (rt *Router) NotFound(pattern string) {
+	rt.mux.Handle(pattern, HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		setRoute(r, pattern)
 		return NotFound("Route not found: %s %s", r.Method, r.URL.Path)
-	})))
+	}))
 }
 
-func (rt *Router) named(pattern string, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if info := InfoFrom(r.Context()); info != nil {
-			info.Route = pattern
-		}
-		h.ServeHTTP(w, r)
-	})
-}
-
-func (rt *Router) methodNotAllowed(w http.ResponseWriter, path string) error {
-	rt.mu.Lock()
-	allowed := append([]string{}, rt.methods[path]...)
-	rt.mu.Unlock()
-	sort.Strings(allowed)
-	allowed = compact(allowed)
-	return &Error{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED",
-		Message: "Method not allowed; use " + strings.Join(allowed, ", "),
-		Header:  http.Header{"Allow": {strings.Join(allowed, ", ")}}}
-}
-
-func compact(s []string) []string {
-	out := s[:0]
-	for i, v := range s {
-		if i == 0 || v != s[i-1] {
-			out = append(out, v)
+// Routes lists the registered "METHOD /path" patterns (HEAD only where registered), sorted by
+// path and then method: the group's route table, for tests and documentation.
+func (rt *Router) Routes() []string {
+	var out []string
+	for _, ro := range rt.paths {
+		for _, e := range ro.endpoints {
+			out = append(out, e.pattern)
 		}
 	}
+	slices.SortFunc(out, func(a, b string) int {
+		am, ap, _ := strings.Cut(a, " ")
+		bm, bp, _ := strings.Cut(b, " ")
+		if c := strings.Compare(ap, bp); c != 0 {
+			return c
+		}
+		return strings.Compare(am, bm)
+	})
 	return out
 }
 
 // ServeHTTP dispatches to the registered handler.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }
+
+// ServeHTTP runs the endpoint of the request's method, GET for HEAD when HEAD has none, and
+// answers other methods with the JSON 405.
+func (ro *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	e := ro.find(r.Method)
+	if e == nil && r.Method == http.MethodHead {
+		e = ro.find(http.MethodGet)
+	}
+	if e == nil {
+		setRoute(r, ro.path)
+		WriteError(w, r, &Error{Status: http.StatusMethodNotAllowed, Code: "METHOD_NOT_ALLOWED",
+			Message: "Method not allowed; use " + ro.allow,
+			Header:  http.Header{"Allow": {ro.allow}}})
+		return
+	}
+	setRoute(r, e.pattern)
+	e.h.ServeHTTP(w, r)
+}
+
+func (ro *route) find(method string) *endpoint {
+	for i := range ro.endpoints {
+		if ro.endpoints[i].method == method {
+			return &ro.endpoints[i]
+		}
+	}
+	return nil
+}
+
+// methods returns the path's methods for Allow: HEAD added when GET is there, sorted.
+func (ro *route) methods() []string {
+	var ms []string
+	for _, e := range ro.endpoints {
+		ms = append(ms, e.method)
+		if e.method == http.MethodGet && ro.find(http.MethodHead) == nil {
+			ms = append(ms, http.MethodHead)
+		}
+	}
+	slices.Sort(ms)
+	return ms
+}
+
+// setRoute names the route on the access line.
+func setRoute(r *http.Request, name string) {
+	if info := InfoFrom(r.Context()); info != nil {
+		info.Route = name
+	}
+}

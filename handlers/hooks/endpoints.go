@@ -39,7 +39,7 @@ func Install(ctx context.Context, st Store, host Checker, name string, wasm []by
 	return h, replaced, nil
 }
 
-// list answers GET /api/hooks.
+// GET /api/hooks: the installed hooks.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "settings", "view", ""); err != nil {
 		return err
@@ -53,7 +53,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// get answers GET /api/hooks/{name}.
+// GET /api/hooks/{name}: one hook's metadata.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "settings", "view", ""); err != nil {
 		return err
@@ -67,7 +67,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// put answers PUT /api/hooks/{name}: check, then store.
+// PUT /api/hooks/{name}: install a module: check, then store.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	p, err := web.Require(a.Auth, r, "settings", "edit", "")
 	if err != nil {
@@ -102,7 +102,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// delete answers DELETE /api/hooks/{name}.
+// DELETE /api/hooks/{name}: uninstall a hook.
 func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 	p, err := web.Require(a.Auth, r, "settings", "edit", "")
 	if err != nil {

@@ -57,6 +57,7 @@ func pathID(r *http.Request, p *access.Principal) (id string, self bool, err err
 	return id, id == p.User.ID, nil
 }
 
+// GET /api/users: every user, without their themes.
 func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "users", "view", ""); err != nil {
 		return err
@@ -73,16 +74,11 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// GET /api/users/{id}: one user, with its ETag.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	p, err := web.Authenticated(a.Auth, r)
 	if err != nil {
 		return err
-	}
-	switch r.PathValue("id") {
-	case "me":
-		return a.me(w, p)
-	case "capabilities":
-		return a.capabilities(w, p)
 	}
 	id, self, err := pathID(r, p)
 	if err != nil {
@@ -103,8 +99,12 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// me answers GET /api/users/me: the caller, with the theme defaulting to "light".
-func (a *api) me(w http.ResponseWriter, p *access.Principal) error {
+// GET /api/users/me: the caller, with the theme defaulting to "light".
+func (a *api) me(w http.ResponseWriter, r *http.Request) error {
+	p, err := web.Authenticated(a.Auth, r)
+	if err != nil {
+		return err
+	}
 	u, hash, err := a.Store.UserVersion(p.User.ID)
 	if err != nil {
 		return err
@@ -126,7 +126,12 @@ type Capabilities struct {
 	Scopes       map[string]map[string]map[string]bool `json:"scopes"`
 }
 
-func (a *api) capabilities(w http.ResponseWriter, p *access.Principal) error {
+// GET /api/users/capabilities: what the caller may do.
+func (a *api) capabilities(w http.ResponseWriter, r *http.Request) error {
+	p, err := web.Authenticated(a.Auth, r)
+	if err != nil {
+		return err
+	}
 	entries := map[string]map[string]bool{}
 	for _, c := range a.Store.Collections() {
 		acts := map[string]bool{}
@@ -157,6 +162,7 @@ func (a *api) checkRolesExist(op string, roles []string) error {
 	return fields.Err(op, "User payload is invalid")
 }
 
+// POST /api/users: create a user.
 func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.create"
 	p, err := web.Require(a.Auth, r, "users", "create", "")
@@ -214,6 +220,7 @@ type UpdateResponse struct {
 	ExpiresAt string `json:"expiresAt,omitempty"`
 }
 
+// PUT /api/users/{id} and PUT /api/users/me: update a user.
 func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.update"
 	p, err := web.Authenticated(a.Auth, r)
@@ -330,6 +337,7 @@ func (a *api) revoke(w http.ResponseWriter, r *http.Request, p *access.Principal
 	return string(tok), sess.ExpiresISO(), nil
 }
 
+// DELETE /api/users/{id} and DELETE /api/users/me: delete a user (never oneself).
 func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.delete"
 	p, err := web.Require(a.Auth, r, "users", "delete", "")

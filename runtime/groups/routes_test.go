@@ -1,0 +1,83 @@
+package groups_test
+
+import (
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"cms/content/contenttest"
+	"cms/runtime/config"
+	"cms/runtime/groups"
+	"cms/runtime/wire"
+)
+
+// routeTable is what every group's handler offers: its web.Router's route table.
+type routeTable interface{ Routes() []string }
+
+var wildcard = regexp.MustCompile(`\{[^}]*\}`)
+
+// TestEveryRouteIsServed walks the route table of every group, mounted as the local server mounts
+// them, and sends each route one request: it must reach its endpoint, not the router's 404 or
+// 405, so a route outside its group's prefixes or hidden behind another pattern fails here.
+func TestEveryRouteIsServed(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
+	cfg, _, err := config.Load(dir, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+
+	tables := map[string][]string{}
+	all := groups.All()
+	for i := range all {
+		g, build := all[i].Name, all[i].Build
+		all[i].Build = func(s *wire.Services) (http.Handler, error) {
+			h, err := build(s)
+			if h == nil || err != nil {
+				t.Fatalf("group %s: handler %v, error %v (every group is on by default)", g, h, err)
+			}
+			rt, ok := h.(routeTable)
+			if !ok {
+				t.Fatalf("group %s: handler %T has no route table (use web.Router)", g, h)
+			}
+			tables[g] = rt.Routes()
+			return h, nil
+		}
+	}
+	mux, err := wire.Mount(s, all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, g := range all {
+		if len(tables[g.Name]) == 0 {
+			t.Errorf("group %s: empty route table", g.Name)
+		}
+		for _, route := range tables[g.Name] {
+			method, path, _ := strings.Cut(route, " ")
+			path = wildcard.ReplaceAllString(path, "x")
+			w := httptest.NewRecorder()
+			mux.ServeHTTP(w, httptest.NewRequest(method, path, nil))
+			body := w.Body.String()
+			if w.Code == http.StatusMethodNotAllowed || w.Code == http.StatusNotFound &&
+				(strings.Contains(body, "Route not found") || strings.Contains(body, "404 page not found")) {
+				t.Errorf("group %s: %s (as %s %s) is not served: %d %s", g.Name, route, method, path, w.Code, body)
+			}
+		}
+	}
+
+	for _, want := range []string{"GET /api/users/me", "GET /api/users/capabilities"} {
+		if !slices.Contains(tables["users"], want) {
+			t.Errorf("users route table lacks %s:\n%s", want, strings.Join(tables["users"], "\n"))
+		}
+	}
+}
