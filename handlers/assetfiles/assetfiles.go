@@ -97,13 +97,18 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /assets/{path...}", a.serve)
 	rt.HandleFunc("GET "+publicPrefix(d.BasePath)+"{path...}", a.serve)
-	// The headers are set before routing so that 404s, 405s and redirects carry them too.
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Content-Security-Policy", sandboxCSP)
-		h.Set("X-Content-Type-Options", "nosniff")
-		rt.ServeHTTP(w, r)
-	}), nil
+	return sandboxed{rt}, nil
+}
+
+// sandboxed sets the sandbox headers before routing so that 404s, 405s and redirects carry them
+// too; the embedded router's route table stays visible.
+type sandboxed struct{ *web.Router }
+
+func (s sandboxed) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", sandboxCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	s.Router.ServeHTTP(w, r)
 }
 
 // GET /assets/{path...} and GET /api/public/assets/{path...} (under public.basePath): a file of
