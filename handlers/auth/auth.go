@@ -1,10 +1,10 @@
-// Package auth signs users in and out and identifies the caller of every protected request:
+// Package auth signs users in and out and tells a client whether its session is live:
 //
 //	POST /api/auth/login     {email, password} -> {token, expiresAt, user} and the cms_session cookie
 //	POST /api/auth/logout    ends the current session and clears the cookie
 //	GET  /api/auth/validate  {valid: true, userId} for a live session, else 401
 //
-// Callers are identified by [authn.Authenticator], the one that every group gets: the token comes
+// Callers here and in every other group are identified by [authn.Authenticator]: the token comes
 // from "Authorization: Bearer" or, failing that, the cms_session cookie; validating it runs no
 // scrypt and reads no file for a cached session.
 //
