@@ -2,33 +2,10 @@ package sessions
 
 import (
 	"context"
-	"strings"
 
 	"cms/content"
 	"cms/content/access"
 )
-
-// CookieName is the session cookie of browser clients.
-const CookieName = "cms_session"
-
-// PickToken chooses the session token of a request from its Authorization header and its
-// cms_session cookie value: a Bearer token wins (API clients), else the cookie (browsers);
-// viaCookie says which, because cookie sessions are subject to the same-origin rule. This is the
-// one place the carrier rule lives; HTTP adapters only read the two values.
-func PickToken(authorization, cookie string) (token string, viaCookie bool) {
-	if authorization != "" {
-		scheme, tok, ok := strings.Cut(authorization, " ")
-		if ok && strings.EqualFold(scheme, "Bearer") {
-			if tok = strings.TrimSpace(tok); tok != "" {
-				return tok, false
-			}
-		}
-	}
-	if cookie != "" {
-		return cookie, true
-	}
-	return "", false
-}
 
 // TokenValidator is the part of a session store a [Resolver] needs.
 type TokenValidator interface {
@@ -49,7 +26,7 @@ type RoleSource interface {
 }
 
 // Resolver turns a session token into the caller: the session, its user and the user's roles.
-// HTTP adapters (handlers/auth, runtime/wire) wrap it to implement web.Authenticator.
+// handlers/authn, the one HTTP adapter, reads the token from a request and asks a Resolver.
 type Resolver struct {
 	sessions TokenValidator
 	users    UserSource

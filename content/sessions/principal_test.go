@@ -7,33 +7,6 @@ import (
 	"cms/content/sessions"
 )
 
-func TestPickToken(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, auth, cookie string
-		want               string
-		viaCookie          bool
-	}{
-		{"bearer", "Bearer abc", "", "abc", false},
-		{"bearer wins over cookie", "Bearer abc", "def", "abc", false},
-		{"scheme is case-insensitive", "bearer abc", "", "abc", false},
-		{"cookie", "", "def", "def", true},
-		{"other scheme falls back to the cookie", "Basic xyz", "def", "def", true},
-		{"empty bearer falls back to the cookie", "Bearer  ", "def", "def", true},
-		{"nothing", "", "", "", false},
-		{"scheme only", "Bearer", "", "", false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			got, via := sessions.PickToken(c.auth, c.cookie)
-			if got != c.want || via != c.viaCookie {
-				t.Errorf("PickToken(%q, %q) = %q, %v; want %q, %v", c.auth, c.cookie, got, via, c.want, c.viaCookie)
-			}
-		})
-	}
-}
-
 type userMap map[string]*content.User
 
 func (m userMap) User(id string) (*content.User, error) {

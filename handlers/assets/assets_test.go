@@ -33,10 +33,11 @@ secret
 email: admin@example.com
 `
 
-const (
-	viewer  = "viewer"
-	manager = "manager"
-	other   = "other"
+// Session tokens of the callers (webtest.Auth.Add starts their sessions).
+var (
+	viewer  = webtest.Token("viewer")
+	manager = webtest.Token("manager")
+	other   = webtest.Token("other")
 )
 
 type opts struct {
@@ -47,7 +48,7 @@ type opts struct {
 func newHandler(t testing.TB, o opts) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("assets", "view")))
 	auth.Add(manager, "m", webtest.Role("manager", webtest.Grant("assets", "view", "create", "edit", "delete")))
 	auth.Add(other, "o", webtest.Role("other", webtest.Grant("globals", "view", "edit")))

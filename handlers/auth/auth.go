@@ -1,17 +1,18 @@
-// Package auth signs users in and out and identifies the caller of every protected request:
+// Package auth signs users in and out and tells a client whether its session is live:
 //
 //	POST /api/auth/login     {email, password} -> {token, expiresAt, user} and the cms_session cookie
 //	POST /api/auth/logout    ends the current session and clears the cookie
 //	GET  /api/auth/validate  {valid: true, userId} for a live session, else 401
 //
-// Callers are identified by [authn.Authenticator] (or the runners' equivalent): the token comes
+// Callers here and in every other group are identified by [authn.Authenticator]: the token comes
 // from "Authorization: Bearer" or, failing that, the cms_session cookie; validating it runs no
 // scrypt and reads no file for a cached session.
 //
-// The three contracts of spec section Authentication item 9 are the interfaces
-// [CredentialValidator] (driver), [SessionStore] (store) and [UserProvider] (provider);
-// runtime/wire picks the implementations by their configured names. Logging in never rewrites
-// the user file: the time of the last login lives in the session.
+// Of the three contracts of spec section Authentication item 9, the group declares what login
+// and logout need: [CredentialValidator] (driver) and [SessionStore] (store); the user provider
+// is read by the driver and the authenticator. runtime/wire picks the implementations by their
+// configured names. Logging in never rewrites the user file: the time of the last login lives
+// in the session.
 package auth
 
 import (
@@ -23,7 +24,6 @@ import (
 
 	"cms/content"
 	"cms/content/sessions"
-	"cms/handlers/authn"
 	"cms/handlers/web"
 )
 
@@ -34,31 +34,12 @@ type CredentialValidator interface {
 	Validate(ctx context.Context, email, password string) (*content.User, error)
 }
 
-// SessionStore keeps sessions (the "store" contract).
+// SessionStore is what login and logout need of the session store (the "store" contract).
 type SessionStore interface {
 	// Create starts a session for the user and returns its token.
 	Create(ctx context.Context, userID string) (sessions.Token, sessions.Session, error)
-	// Validate returns the session of a token, or an Unauthenticated error when the token is
-	// missing, unknown or expired.
-	Validate(ctx context.Context, token string) (sessions.Session, error)
 	// Destroy ends the session of a token; an unknown token is not an error.
 	Destroy(ctx context.Context, token string) error
-	// RevokeUser ends every session of a user.
-	RevokeUser(ctx context.Context, userID string) (int, error)
-}
-
-// UserProvider reads user accounts (the "provider" contract).
-type UserProvider interface {
-	// User returns a NotFound error for an unknown id.
-	User(id string) (*content.User, error)
-	// UserByEmail returns a NotFound error when no user has the (normalised) email.
-	UserByEmail(email string) (*content.User, error)
-}
-
-// RoleSource looks up role definitions.
-type RoleSource interface {
-	// Role returns a NotFound error for an unknown handle.
-	Role(handle string) (*content.Role, error)
 }
 
 // Limits bound failed logins within a sliding window; only failures count. Zero fields take the
@@ -79,9 +60,7 @@ type Limits struct {
 type Deps struct {
 	Credentials CredentialValidator
 	Sessions    SessionStore
-	Users       UserProvider
-	Roles       RoleSource
-	// Authenticator identifies callers; nil builds one from Sessions, Users and Roles.
+	// Authenticator identifies callers: an [authn.Authenticator] over the same session store.
 	Authenticator web.Authenticator
 	// SecureCookies marks the session cookie Secure (production).
 	SecureCookies bool
@@ -110,18 +89,11 @@ func New(d Deps) (http.Handler, error) {
 	if d.Sessions == nil {
 		errs = append(errs, errors.New("auth: Sessions is required"))
 	}
-	if d.Authenticator == nil && (d.Users == nil || d.Roles == nil) {
-		errs = append(errs, errors.New("auth: Authenticator, or Users and Roles, is required"))
+	if d.Authenticator == nil {
+		errs = append(errs, errors.New("auth: Authenticator is required"))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
-	}
-	if d.Authenticator == nil {
-		a, err := authn.NewAuthenticator(d.Sessions, d.Users, d.Roles)
-		if err != nil {
-			return nil, err
-		}
-		d.Authenticator = a
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/sessions"
 	"cms/handlers/auth"
 	"cms/handlers/auth/authtest"
 	"cms/handlers/web/webtest"
@@ -30,7 +31,7 @@ func postFrom(h http.Handler, addr, email, password string) *httptest.ResponseRe
 // plainCredentials accepts authtest.Password for any existing user without scrypt. The rate-limit
 // tests use it because they test the limiter, which runs before the driver; the real driver's
 // cost and answers are tested in auth_test.go and content/sessions.
-type plainCredentials struct{ users auth.UserProvider }
+type plainCredentials struct{ users sessions.UserLookup }
 
 func (c plainCredentials) Validate(_ context.Context, email, password string) (*content.User, error) {
 	u, err := c.users.UserByEmail(email)

@@ -1,22 +1,24 @@
-// Package authn identifies the caller of an HTTP request: it reads the session token from its two
-// carriers ("Authorization: Bearer" first, else the cms_session cookie), resolves it through
-// [sessions.Resolver], and builds the session cookie. It belongs to no endpoint group, so every
-// group may use it without linking another group's code.
+// Package authn is the one HTTP adapter of authentication: it reads the session token of a
+// request from its two carriers ("Authorization: Bearer" first, else the cms_session cookie),
+// resolves it to the caller through [sessions.Resolver], and builds the session cookie. The
+// runners construct its [Authenticator] in runtime/wire, and the handler tests build the same one
+// (webtest.NewAuth, authtest.New). It belongs to no endpoint group, so every group and every
+// Lambda function may link it without linking another group's code.
 package authn
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"cms/content/access"
 	"cms/content/sessions"
 )
 
-// CookieName is the session cookie.
-const CookieName = sessions.CookieName
+// CookieName is the session cookie of browser clients.
+const CookieName = "cms_session"
 
-// Authenticator identifies the caller of a request. It implements web.Authenticator. (The
-// runners build the same adapter in runtime/wire, which may import no handler package.)
+// Authenticator identifies the caller of a request. It implements web.Authenticator.
 type Authenticator struct {
 	resolver *sessions.Resolver
 }
@@ -30,14 +32,19 @@ func NewAuthenticator(s sessions.TokenValidator, u sessions.UserSource, r sessio
 	return &Authenticator{resolver: res}, nil
 }
 
-// TokenFrom returns the session token of a request: the Bearer token when an Authorization
-// header carries one, else the cms_session cookie. viaCookie says which.
+// TokenFrom returns the session token of a request: a Bearer token wins (API clients), else the
+// cms_session cookie (browsers). viaCookie says which, because cookie sessions are subject to
+// the same-origin rule (web.Authenticated).
 func TokenFrom(r *http.Request) (token string, viaCookie bool) {
-	var cookie string
-	if c, err := r.Cookie(CookieName); err == nil {
-		cookie = c.Value
+	if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		if tok = strings.TrimSpace(tok); tok != "" {
+			return tok, false
+		}
 	}
-	return sessions.PickToken(r.Header.Get("Authorization"), cookie)
+	if c, err := r.Cookie(CookieName); err == nil && c.Value != "" {
+		return c.Value, true
+	}
+	return "", false
 }
 
 // Authenticate implements web.Authenticator. It returns an Unauthenticated error when the

@@ -15,15 +15,36 @@ import (
 
 func TestTokenFrom(t *testing.T) {
 	t.Parallel()
-	r := httptest.NewRequest("GET", "/", nil)
-	r.Header.Set("Authorization", "Bearer abc")
-	r.AddCookie(&http.Cookie{Name: authn.CookieName, Value: "def"})
-	if tok, via := authn.TokenFrom(r); tok != "abc" || via {
-		t.Errorf("TokenFrom = %q, %v; the Bearer token wins", tok, via)
+	cases := []struct {
+		name, auth, cookie string
+		want               string
+		viaCookie          bool
+	}{
+		{"bearer", "Bearer abc", "", "abc", false},
+		{"bearer wins over cookie", "Bearer abc", "def", "abc", false},
+		{"scheme is case-insensitive", "bearer abc", "", "abc", false},
+		{"cookie", "", "def", "def", true},
+		{"other scheme falls back to the cookie", "Basic xyz", "def", "def", true},
+		{"empty bearer falls back to the cookie", "Bearer  ", "def", "def", true},
+		{"nothing", "", "", "", false},
+		{"empty cookie", "", "", "", false},
+		{"scheme only", "Bearer", "", "", false},
 	}
-	r.Header.Del("Authorization")
-	if tok, via := authn.TokenFrom(r); tok != "def" || !via {
-		t.Errorf("TokenFrom = %q, %v; want the cookie", tok, via)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := httptest.NewRequest("GET", "/", nil)
+			if c.auth != "" {
+				r.Header.Set("Authorization", c.auth)
+			}
+			if c.cookie != "" || c.name == "empty cookie" {
+				r.AddCookie(&http.Cookie{Name: authn.CookieName, Value: c.cookie})
+			}
+			got, via := authn.TokenFrom(r)
+			if got != c.want || via != c.viaCookie {
+				t.Errorf("TokenFrom(%q, cookie %q) = %q, %v; want %q, %v", c.auth, c.cookie, got, via, c.want, c.viaCookie)
+			}
+		})
 	}
 }
 

@@ -36,6 +36,7 @@ func endpoints() []endpoint {
 // that the successful writes do not disturb one another.
 func TestAuthorization(t *testing.T) {
 	t.Parallel()
+	noToken := errCase{401, "AUTHENTICATION_ERROR", "Authentication required", nil}
 	unauth := errCase{401, "AUTHENTICATION_ERROR", "Invalid or expired session", nil}
 	forbidden := func(action, resource string) errCase {
 		return errCase{403, "AUTHORIZATION_ERROR", "Insufficient permissions to " + action + " " + resource, nil}
@@ -54,7 +55,7 @@ func TestAuthorization(t *testing.T) {
 		allowed func(ep endpoint) bool
 		fail    func(ep endpoint) errCase
 	}{
-		{"no token", "", nil, func(endpoint) errCase { return unauth }},
+		{"no token", "", nil, func(endpoint) errCase { return noToken }},
 		{"invalid token", "bogus", nil, func(endpoint) errCase { return unauth }},
 		{"role without the permission", tokNothing, nil, func(ep endpoint) errCase { return forbidden(action[ep.name], resource(ep)) }},
 		{"role with the permission", tokAdmin, func(endpoint) bool { return true }, nil},

@@ -84,14 +84,14 @@ func benchEnv(b *testing.B, cacheBytes int64) http.Handler {
 		fmt.Fprintf(&site, "-- content/collections/blog/post-%03d.md --\n---\ntitle: Post %d\nstatus: published\ncreatedAt: 2026-01-02T10:00:00.000Z\nupdatedAt: 2026-01-02T10:00:00.000Z\nexcerpt: An excerpt of a few words\ntags: [a, b]\n---\n\n%s\n", i, i, strings.Repeat("Some body text. ", 60))
 	}
 	st := contenttest.OpenStore(b, contenttest.WriteSite(b, site.String()))
-	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(), CacheBytes: cacheBytes})
+	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(b), CacheBytes: cacheBytes})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return h
 }
 
-// BenchmarkGetEntry is an authenticated single-entry GET (fake authenticator, real store).
+// BenchmarkGetEntry is an authenticated single-entry GET (real authenticator and store).
 func BenchmarkGetEntry(b *testing.B) {
 	serve(b, benchEnv(b, 0), "/api/entries/blog/post-042", tokEditor)
 }

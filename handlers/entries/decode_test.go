@@ -172,7 +172,7 @@ func FuzzCreateEntry(f *testing.F) {
 		f.Add(s)
 	}
 	e := newEnv(f)
-	fresh := e.withAuth(f, newAuth()) // its own cache: a GET through it reads the file
+	fresh := e.withAuth(f, newAuth(f)) // its own cache: a GET through it reads the file
 	n := 0
 	f.Fuzz(func(t *testing.T, body string) {
 		n++

@@ -14,9 +14,9 @@ import (
 // everyone else sees nothing of the collection.
 func TestWhoSeesDrafts(t *testing.T) {
 	t.Parallel()
-	const tokViewer = "viewer" // entries:view everywhere, nothing else
+	tokViewer := webtest.Token("viewer") // entries:view everywhere, nothing else
 	e := newEnv(t)
-	auth := newAuth()
+	auth := newAuth(t)
 	auth.Add(tokViewer, "viewer", webtest.Role("viewer", webtest.Grant("entries", "view")))
 	h := e.withAuth(t, auth)
 	cases := []struct {

@@ -18,7 +18,7 @@ func TestMadoriSite(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.CopyFixture(t, "madori-site")
 	st := contenttest.OpenStore(t, dir)
-	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth()})
+	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -123,23 +123,23 @@ status: draft
 About us.
 `
 
-// Tokens of the fake authenticator, one per kind of caller.
-const (
-	tokAdmin     = "admin"      // everything on entries and collections, unscoped
-	tokEditor    = "editor"     // entries view/create/edit/publish, collections view
-	tokAuthor    = "author"     // entries view/create/edit scoped to blog, no publish
-	tokNewsOnly  = "news-only"  // every entries action scoped to news
-	tokNothing   = "nothing"    // a role with no grant on entries or collections
-	tokBlogColls = "blog-colls" // collections:view scoped to blog
-	tokDeleter   = "deleter"    // entries view/delete, unscoped
+// Session tokens, one per kind of caller (newAuth starts their sessions).
+var (
+	tokAdmin     = webtest.Token("admin")      // everything on entries and collections, unscoped
+	tokEditor    = webtest.Token("editor")     // entries view/create/edit/publish, collections view
+	tokAuthor    = webtest.Token("author")     // entries view/create/edit scoped to blog, no publish
+	tokNewsOnly  = webtest.Token("news-only")  // every entries action scoped to news
+	tokNothing   = webtest.Token("nothing")    // a role with no grant on entries or collections
+	tokBlogColls = webtest.Token("blog-colls") // collections:view scoped to blog
+	tokDeleter   = webtest.Token("deleter")    // entries view/delete, unscoped
 )
 
 func scoped(resource, scope string, actions ...string) content.Permission {
 	return content.Permission{Resource: resource, Actions: actions, Scope: scope}
 }
 
-func newAuth() *webtest.Auth {
-	a := webtest.NewAuth()
+func newAuth(t testing.TB) *webtest.Auth {
+	a := webtest.NewAuth(t)
 	all := []string{"view", "create", "edit", "delete", "publish"}
 	a.Add(tokAdmin, "admin", webtest.Role("admin", webtest.Grant("entries", all...), webtest.Grant("collections", all...)))
 	a.Add(tokEditor, "editor", webtest.Role("editor", webtest.Grant("entries", "view", "create", "edit", "publish"), webtest.Grant("collections", "view")))
@@ -162,7 +162,7 @@ func newEnv(t testing.TB) *env {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
 	st := contenttest.OpenStore(t, dir)
-	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(), Log: slog.New(slog.DiscardHandler)})
+	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(t), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

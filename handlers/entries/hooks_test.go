@@ -41,11 +41,11 @@ func TestHooks(t *testing.T) {
 		return validate.HookResult{Valid: false, Message: "Code is not on the list"}, nil
 	})
 	st := contenttest.OpenStore(t, contenttest.WriteSite(t, hookSite))
-	with, err := entries.New(entries.Deps{Store: st, Auth: newAuth(), Hooks: runner})
+	with, err := entries.New(entries.Deps{Store: st, Auth: newAuth(t), Hooks: runner})
 	if err != nil {
 		t.Fatal(err)
 	}
-	without, err := entries.New(entries.Deps{Store: st, Auth: newAuth()})
+	without, err := entries.New(entries.Deps{Store: st, Auth: newAuth(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,9 +12,7 @@ import (
 // needs entries:publish on its collection, on top of edit or delete. Drafts stay open to writers.
 func TestPublishedEntriesNeedPublish(t *testing.T) {
 	t.Parallel()
-	const (
-		tokWriter = "writer" // entries view/create/edit/delete everywhere, publish on news only
-	)
+	tokWriter := webtest.Token("writer") // entries view/create/edit/delete everywhere, publish on news only
 	changeRefused := errCase{403, "AUTHORIZATION_ERROR", "Changing a published entry needs the publish permission", nil}
 	deleteRefused := errCase{403, "AUTHORIZATION_ERROR", "Deleting a published entry needs the publish permission", nil}
 	publishRefused := errCase{403, "AUTHORIZATION_ERROR", "Insufficient permissions to publish entries", nil}
@@ -70,7 +68,7 @@ func TestPublishedEntriesNeedPublish(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			auth := newAuth()
+			auth := newAuth(t)
 			auth.Add(tokWriter, "writer", webtest.Role("writer",
 				webtest.Grant("entries", "view", "create", "edit", "delete"), scoped("entries", "news", "publish")))
 			h := e.withAuth(t, auth)

@@ -156,6 +156,7 @@ func TestCreatePublishPermission(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	forbidden := errCase{403, "AUTHORIZATION_ERROR", "Insufficient permissions to publish entries", nil}
+	tokNewsNoPub := webtest.Token("news-nopub")
 	cases := []struct {
 		name   string
 		token  string
@@ -167,12 +168,12 @@ func TestCreatePublishPermission(t *testing.T) {
 		{"author creates with the default draft status", tokAuthor, "blog", nil, 201},
 		{"author cannot create published", tokAuthor, "blog", "published", 403},
 		{"editor with publish creates published", tokEditor, "blog", "published", 201},
-		{"default status published needs publish", tokNewsOnly + "-nopub", "news", nil, 403},
+		{"default status published needs publish", tokNewsNoPub, "news", nil, 403},
 		{"default status published with publish", tokNewsOnly, "news", nil, 201},
-		{"explicit draft in a published-by-default collection", tokNewsOnly + "-nopub", "news", "draft", 201},
+		{"explicit draft in a published-by-default collection", tokNewsNoPub, "news", "draft", 201},
 	}
-	auth := newAuth()
-	auth.Add(tokNewsOnly+"-nopub", "newswriter", webtest.Role("newswriter", scoped("entries", "news", "view", "create", "edit")))
+	auth := newAuth(t)
+	auth.Add(tokNewsNoPub, "newswriter", webtest.Role("newswriter", scoped("entries", "news", "view", "create", "edit")))
 	h := e.withAuth(t, auth)
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

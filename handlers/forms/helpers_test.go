@@ -195,11 +195,11 @@ func newEnv(t testing.TB, extra string, opts ...option) *env {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site+extra)
 	st := contenttest.OpenStore(t, dir)
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	e := &env{dir: dir, store: st, auth: auth}
-	e.viewer = auth.Add("viewer", "vera", webtest.Role("v", webtest.Grant("forms", "view")))
-	e.deleter = auth.Add("deleter", "dora", webtest.Role("d", webtest.Grant("forms", "view", "delete")))
-	e.nobody = auth.Add("nobody", "nora", webtest.Role("n", webtest.Grant("entries", "view")))
+	e.viewer = auth.Add(webtest.Token("viewer"), "vera", webtest.Role("v", webtest.Grant("forms", "view")))
+	e.deleter = auth.Add(webtest.Token("deleter"), "dora", webtest.Role("d", webtest.Grant("forms", "view", "delete")))
+	e.nobody = auth.Add(webtest.Token("nobody"), "nora", webtest.Role("n", webtest.Grant("entries", "view")))
 	d := forms.Deps{
 		Definitions: st,
 		Submissions: st,

@@ -38,17 +38,17 @@ a: 1
 a: [
 `
 
-// Tokens of the fake authenticator.
-const (
-	viewer = "viewer"
-	editor = "editor"
-	other  = "other"
+// Session tokens of the callers (webtest.Auth.Add starts their sessions).
+var (
+	viewer = webtest.Token("viewer")
+	editor = webtest.Token("editor")
+	other  = webtest.Token("other")
 )
 
 func newHandler(t testing.TB) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("globals", "view")))
 	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("globals", "view", "edit")))
 	auth.Add(other, "o", webtest.Role("other", webtest.Grant("entries", "view", "edit")))
@@ -194,7 +194,7 @@ func TestIfMatchFlow(t *testing.T) {
 func TestFixtureRoundTrip(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.CopyFixture(t, "madori-site")
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("globals", "view", "edit")))
 	h, err := globals.New(globals.Deps{Store: contenttest.OpenStore(t, dir), Auth: auth})
 	if err != nil {

@@ -16,12 +16,12 @@ import (
 // only published entries come back, so a frontend never shows a draft by accident.
 func TestWhoSeesDrafts(t *testing.T) {
 	t.Parallel()
-	const (
-		viewerTok = "viewer-token" // entries:view everywhere, nothing else
-		authorTok = "author-token" // entries view/create/edit on blog only
-		otherTok  = "other-token"  // every entries action on pages only
+	var (
+		viewerTok = webtest.Token("viewer") // entries:view everywhere, nothing else
+		authorTok = webtest.Token("author") // entries view/create/edit on blog only
+		otherTok  = webtest.Token("other")  // every entries action on pages only
 	)
-	auth := newAuth()
+	auth := newAuth(t)
 	auth.Add(viewerTok, "viewer", webtest.Role("viewer", webtest.Grant("entries", "view")))
 	auth.Add(authorTok, "author", webtest.Role("author",
 		content.Permission{Resource: "entries", Actions: []string{"view", "create", "edit"}, Scope: "blog"}))

@@ -73,7 +73,7 @@ status: published
 ---
 `)
 	st := contenttest.OpenStore(t, dir)
-	h, err := graphql.New(graphql.Deps{Store: st, Auth: newAuth(), Config: testConfig(), Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	h, err := graphql.New(graphql.Deps{Store: st, Auth: newAuth(t), Config: testConfig(), Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -432,7 +432,7 @@ subtitle: Now with a subtitle
 func TestNoMarkdownRendererMeansNoHTMLField(t *testing.T) {
 	t.Parallel()
 	st := contenttest.OpenStore(t, contenttest.WriteSite(t, site))
-	h, err := graphql.New(graphql.Deps{Store: st, Auth: newAuth(), Config: testConfig()})
+	h, err := graphql.New(graphql.Deps{Store: st, Auth: newAuth(t), Config: testConfig()})
 	if err != nil {
 		t.Fatal(err)
 	}

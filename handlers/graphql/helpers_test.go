@@ -155,16 +155,16 @@ items:
 title: Empty
 `
 
-// Tokens of the test users.
-const (
-	adminTok  = "admin-token"  // entries view/create/edit everywhere, globals, navigation
-	readerTok = "reader-token" // entries:view everywhere only
-	blogTok   = "blog-token"   // entries view and edit on blog only
-	noneTok   = "none-token"   // signed in, no grants
+// Session tokens of the test users (newAuth starts their sessions).
+var (
+	adminTok  = webtest.Token("admin")  // entries view/create/edit everywhere, globals, navigation
+	readerTok = webtest.Token("reader") // entries:view everywhere only
+	blogTok   = webtest.Token("blog")   // entries view and edit on blog only
+	noneTok   = webtest.Token("none")   // signed in, no grants
 )
 
-func newAuth() *webtest.Auth {
-	auth := webtest.NewAuth()
+func newAuth(t testing.TB) *webtest.Auth {
+	auth := webtest.NewAuth(t)
 	auth.Add(adminTok, "admin", webtest.Role("admin",
 		webtest.Grant("entries", "view", "create", "edit"),
 		webtest.Grant("globals", "view"),
@@ -190,7 +190,7 @@ func newHandler(t testing.TB, archive string, cfg graphql.Config) http.Handler {
 
 func newHandlerOn(t testing.TB, st graphql.Store, cfg graphql.Config) http.Handler {
 	t.Helper()
-	return newHandlerWith(t, st, newAuth(), cfg)
+	return newHandlerWith(t, st, newAuth(t), cfg)
 }
 
 // newHandlerWith builds the group with another authenticator.

@@ -195,7 +195,7 @@ func TestInternalErrorsAreMaskedAndLogged(t *testing.T) {
 		return nil, 0, content.Internalf("fsstore.Entries", "/srv/secret/path", errors.New("disk on fire"))
 	}}
 	var logs bytes.Buffer
-	h, err := graphql.New(graphql.Deps{Store: fs, Auth: newAuth(), Config: testConfig(), Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	h, err := graphql.New(graphql.Deps{Store: fs, Auth: newAuth(t), Config: testConfig(), Log: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,8 +25,8 @@ import (
 func BenchmarkUpload4MB(b *testing.B) {
 	wasm := buildBig(b)
 	st := contenttest.OpenStore(b, b.TempDir())
-	auth := webtest.NewAuth()
-	tok := auth.Add("admin", "ada", webtest.Role("a", webtest.Grant("settings", "view", "edit")))
+	auth := webtest.NewAuth(b)
+	tok := auth.Add(webtest.Token("admin"), "ada", webtest.Role("a", webtest.Grant("settings", "view", "edit")))
 
 	b.Run("put-compile-check-store", func(b *testing.B) {
 		b.SetBytes(int64(len(wasm)))

@@ -49,11 +49,11 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close(t.Context()) })
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	e := &env{dir: dir, store: st, host: host}
-	e.admin = auth.Add("admin", "ada", webtest.Role("a", webtest.Grant("settings", "view", "edit")))
-	e.viewer = auth.Add("viewer", "vera", webtest.Role("v", webtest.Grant("settings", "view")))
-	e.nobody = auth.Add("nobody", "nora", webtest.Role("n", webtest.Grant("forms", "view", "edit", "delete")))
+	e.admin = auth.Add(webtest.Token("admin"), "ada", webtest.Role("a", webtest.Grant("settings", "view", "edit")))
+	e.viewer = auth.Add(webtest.Token("viewer"), "vera", webtest.Role("v", webtest.Grant("settings", "view")))
+	e.nobody = auth.Add(webtest.Token("nobody"), "nora", webtest.Role("n", webtest.Grant("forms", "view", "edit", "delete")))
 	h, err := hooks.New(hooks.Deps{Store: st, Host: host, Auth: auth, MaxModuleBytes: 1 << 20,
 		Log: slog.New(slog.DiscardHandler), Now: func() time.Time { return time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC) }})
 	if err != nil {

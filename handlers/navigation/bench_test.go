@@ -39,7 +39,7 @@ func benchSite(b *testing.B) (h http.Handler, body []byte) {
 	body = []byte(`{"items":[` + strings.Join(groups, ",") + `]}`)
 	files.WriteString("-- content/navigation/main.yaml --\n" + items.String())
 	dir := contenttest.WriteSite(b, files.String())
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(b)
 	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("navigation", "view", "edit")))
 	h, err := navigation.New(navigation.Deps{Store: contenttest.OpenStore(b, dir), Auth: auth, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {

@@ -80,16 +80,17 @@ items:
 items: [
 `
 
-const (
-	viewer = "viewer"
-	editor = "editor"
-	other  = "other"
+// Session tokens of the callers (webtest.Auth.Add starts their sessions).
+var (
+	viewer = webtest.Token("viewer")
+	editor = webtest.Token("editor")
+	other  = webtest.Token("other")
 )
 
 func newHandler(t testing.TB) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("navigation", "view")))
 	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("navigation", "view", "edit")))
 	auth.Add(other, "o", webtest.Role("other", webtest.Grant("globals", "view", "edit")))
@@ -444,7 +445,7 @@ items:
 		t.Fatal(err)
 	}
 	defer st.Close()
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("navigation", "view")))
 	h, err := navigation.New(navigation.Deps{Store: st, Auth: auth})
 	if err != nil {
@@ -541,7 +542,7 @@ func FuzzNavigationItems(f *testing.F) {
 func TestFixtureRoundTrip(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.CopyFixture(t, "madori-site")
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("navigation", "view", "edit")))
 	h, err := navigation.New(navigation.Deps{Store: contenttest.OpenStore(t, dir), Auth: auth})
 	if err != nil {

@@ -32,7 +32,7 @@ func TestPutRefusesDocumentsOverTheLimits(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := contenttest.WriteSite(t, stored)
-			auth := webtest.NewAuth()
+			auth := webtest.NewAuth(t)
 			auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("settings", "view", "edit")))
 			// A larger body limit than the default 64 KiB, so that the size limit of the stored
 			// document is what refuses the bomb.

@@ -13,16 +13,17 @@ import (
 	"cms/handlers/web/webtest"
 )
 
-const (
-	viewer = "viewer"
-	editor = "editor"
-	other  = "other"
+// Session tokens of the callers (webtest.Auth.Add starts their sessions).
+var (
+	viewer = webtest.Token("viewer")
+	editor = webtest.Token("editor")
+	other  = webtest.Token("other")
 )
 
 func newHandler(t *testing.T, files string) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, files)
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("settings", "view")))
 	auth.Add(editor, "e", webtest.Role("editor", webtest.Grant("settings", "view", "edit")))
 	auth.Add(other, "o", webtest.Role("other", webtest.Grant("globals", "view", "edit")))

@@ -18,7 +18,7 @@ func BenchmarkTerms(b *testing.B) {
 		fmt.Fprintf(&files, "-- content/taxonomies/tags/t%03d.yaml --\ntitle: Tag %d\ndescription: About %d\n", i, i, i)
 	}
 	dir := contenttest.WriteSite(b, files.String())
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(b)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("taxonomies", "view")))
 	h, err := taxonomies.New(taxonomies.Deps{Store: contenttest.OpenStore(b, dir), Auth: auth})
 	if err != nil {

@@ -66,16 +66,17 @@ tags: [news]
 ---
 `
 
-const (
-	viewer  = "viewer"
-	manager = "manager"
-	other   = "other"
+// Session tokens of the callers (webtest.Auth.Add starts their sessions).
+var (
+	viewer  = webtest.Token("viewer")
+	manager = webtest.Token("manager")
+	other   = webtest.Token("other")
 )
 
 func newHandler(t *testing.T) (http.Handler, string) {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
-	auth := webtest.NewAuth()
+	auth := webtest.NewAuth(t)
 	auth.Add(viewer, "v", webtest.Role("viewer", webtest.Grant("taxonomies", "view")))
 	auth.Add(manager, "m", webtest.Role("manager", webtest.Grant("taxonomies", "view", "create", "edit", "delete")))
 	auth.Add(other, "o", webtest.Role("other", webtest.Grant("entries", "view", "create", "edit", "delete")))

@@ -1,40 +1,25 @@
 package wire
 
 import (
-	"context"
 	"fmt"
-	"net/http"
 
-	"cms/content"
-	"cms/content/access"
+	"cms/content/fsstore"
 	"cms/content/sessions"
+	"cms/handlers/authn"
 )
 
 // The three authentication contracts of spec section Authentication item 9 are chosen here by
 // their configured names, with an explicit switch (no registry): auth.driver (credential
 // validation), auth.store (sessions) and auth.provider (users). config.Load already refuses
 // unknown names; the switches refuse them again so a Config built by hand cannot slip through.
-
-// CredentialValidator checks login credentials (the "driver" contract).
-type CredentialValidator interface {
-	// Validate returns the user the email and password belong to, or an Unauthenticated error
-	// that reads the same for an unknown email and a wrong password.
-	Validate(ctx context.Context, email, password string) (*content.User, error)
-}
-
-// UserProvider reads user accounts (the "provider" contract).
-type UserProvider interface {
-	// User returns a NotFound error for an unknown id.
-	User(id string) (*content.User, error)
-	// UserByEmail returns a NotFound error for an unknown (normalised) email.
-	UserByEmail(email string) (*content.User, error)
-}
+// Each returns the implementation it chose; the interfaces are declared by their consumers
+// (handlers/auth, handlers/users, content/sessions), so none is repeated here.
 
 // sessionsKey is the Shared key of the process's session store.
 const sessionsKey = "auth.sessions"
 
 // Users returns the user provider chosen by auth.provider.
-func Users(s *Services) (UserProvider, error) {
+func Users(s *Services) (*fsstore.Store, error) {
 	switch s.Config.Auth.Provider {
 	case "yaml":
 		return s.Store, nil
@@ -43,7 +28,7 @@ func Users(s *Services) (UserProvider, error) {
 }
 
 // Credentials returns the credential validator chosen by auth.driver.
-func Credentials(s *Services) (CredentialValidator, error) {
+func Credentials(s *Services) (*sessions.PasswordValidator, error) {
 	users, err := Users(s)
 	if err != nil {
 		return nil, err
@@ -81,22 +66,10 @@ func Sessions(s *Services) (*sessions.Store, error) {
 	})
 }
 
-// authenticator adapts a [sessions.Resolver] to web.Authenticator for every protected group.
-// (handlers/auth has the same adapter for its own tests; this package may not import it, or
-// every Lambda function would link the auth group.)
-type authenticator struct{ res *sessions.Resolver }
-
-func (a authenticator) Authenticate(r *http.Request) (*access.Principal, error) {
-	var cookie string
-	if c, err := r.Cookie(sessions.CookieName); err == nil {
-		cookie = c.Value
-	}
-	tok, viaCookie := sessions.PickToken(r.Header.Get("Authorization"), cookie)
-	return a.res.Principal(r.Context(), tok, viaCookie)
-}
-
-// buildAuth fills s.Auth. Nothing is read from disk: the sessions folder is created on the
-// first login, and a session file is read on the first request that carries its token.
+// buildAuth fills s.Auth with the one HTTP adapter, [authn.Authenticator], over the chosen
+// session store and user provider and the site's roles. Nothing is read from disk: the sessions
+// folder is created on the first login, and a session file is read on the first request that
+// carries its token.
 func buildAuth(s *Services) error {
 	st, err := Sessions(s)
 	if err != nil {
@@ -106,10 +79,10 @@ func buildAuth(s *Services) error {
 	if err != nil {
 		return err
 	}
-	res, err := sessions.NewResolver(st, users, s.Store)
+	a, err := authn.NewAuthenticator(st, users, s.Store)
 	if err != nil {
 		return err
 	}
-	s.Auth = authenticator{res: res}
+	s.Auth = a
 	return nil
 }

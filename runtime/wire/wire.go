@@ -3,10 +3,10 @@
 //
 // Why the builders are not here: Go links whole packages, and a package's dependencies (and their
 // init work) come with it. If wire imported the handler packages, every Lambda main would carry
-// every group (GraphQL, wazero, ...). So wire imports no handler package except handlers/web, each
-// group's builder lives in its own package runtime/groups/<group> (the only code that fills that
-// group's Deps), and the list of all groups is runtime/groups.All, which only the local runner,
-// the generators and tests import. A Lambda main imports exactly one runtime/groups/<group>
+// every group (GraphQL, wazero, ...). So wire imports no handler package except handlers/web and
+// handlers/authn, which belong to no group; each group's builder lives in its own package
+// runtime/groups/<group> (the only code that fills that group's Deps), and the list of all groups
+// is runtime/groups.All, which only the local runner, the generators and tests import. A Lambda main imports exactly one runtime/groups/<group>
 // package; runtime/lambda's dependency test enforces this.
 //
 // To add a group: create runtime/groups/<group>/<group>.go with Group() (see
@@ -37,8 +37,9 @@ type Services struct {
 	Config config.Config
 	Log    *slog.Logger
 	Store  *fsstore.Store
-	// Auth authenticates requests of protected groups (sessions, handlers/auth). Nil until
-	// the auth services are built; protected groups then answer 401.
+	// Auth authenticates requests of protected groups: an *authn.Authenticator over the
+	// process's session store (auth.go). Nil until the auth services are built; protected
+	// groups then answer 401.
 	Auth     web.Authenticator
 	Markdown *markdown.Renderer
 	Now      func() time.Time

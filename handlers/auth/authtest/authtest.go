@@ -132,8 +132,6 @@ func (e *Env) Handler(t testing.TB, mod func(*auth.Deps)) http.Handler {
 	d := auth.Deps{
 		Credentials:   sessions.NewPasswordValidator(e.Store, 0),
 		Sessions:      e.Sessions,
-		Users:         e.Store,
-		Roles:         e.Store,
 		Authenticator: e.Auth,
 		Now:           e.Clock.Now,
 	}

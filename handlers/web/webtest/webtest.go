@@ -1,5 +1,5 @@
-// Package webtest helps black-box tests of endpoint groups: a fake Authenticator that maps
-// bearer tokens to principals with given roles, and small request helpers.
+// Package webtest helps black-box tests of endpoint groups: the production authenticator over a
+// temporary session store, with callers holding given roles ([NewAuth]), and small request helpers.
 package webtest
 
 import (
@@ -12,44 +12,7 @@ import (
 	"testing"
 
 	"cms/content"
-	"cms/content/access"
 )
-
-// Auth is a fake web.Authenticator: "Authorization: Bearer <token>" (or a cms_session cookie)
-// authenticates as the principal registered for token; anything else is unauthenticated.
-type Auth struct {
-	Principals map[string]*access.Principal
-}
-
-// NewAuth returns an empty fake authenticator.
-func NewAuth() *Auth { return &Auth{Principals: map[string]*access.Principal{}} }
-
-// Add registers token for a user holding the given roles, and returns the token.
-func (a *Auth) Add(token, userID string, roles ...*content.Role) string {
-	u := &content.User{ID: userID, Email: userID + "@example.com", Name: userID}
-	for _, r := range roles {
-		u.Roles = append(u.Roles, r.Handle)
-	}
-	a.Principals[token] = &access.Principal{User: u, Roles: roles, SessionID: "s-" + token}
-	return token
-}
-
-// Authenticate implements web.Authenticator.
-func (a *Auth) Authenticate(r *http.Request) (*access.Principal, error) {
-	tok, viaCookie := "", false
-	if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "Bearer ") {
-		tok = strings.TrimPrefix(h, "Bearer ")
-	} else if c, err := r.Cookie("cms_session"); err == nil {
-		tok, viaCookie = c.Value, true
-	}
-	p, ok := a.Principals[tok]
-	if !ok {
-		return nil, content.Unauthenticatedf("webtest.Auth", "Invalid or expired session")
-	}
-	cp := *p
-	cp.ViaCookie = viaCookie
-	return &cp, nil
-}
 
 // Role builds a role granting actions on resource (unscoped, or scoped when scope != "").
 func Role(handle string, grants ...content.Permission) *content.Role {

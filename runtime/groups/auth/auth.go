@@ -29,16 +29,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	users, err := wire.Users(s)
-	if err != nil {
-		return nil, err
-	}
 	c := s.Config.Auth
 	return auth.New(auth.Deps{
 		Credentials:   creds,
 		Sessions:      st,
-		Users:         users,
-		Roles:         s.Store,
 		Authenticator: s.Auth,
 		SecureCookies: s.Config.Production(),
 		Limits:        auth.Limits{PerEmail: c.MaxFailuresPerEmail, PerAddress: c.MaxFailuresPerAddress, Window: c.LoginWindow},
