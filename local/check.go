@@ -13,7 +13,9 @@ import (
 type checkFunc func(st *fsstore.Store, cfg config.Config) []fsstore.Problem
 
 // siteChecks are the checks `cms check` runs beyond the store's own load problems.
-func siteChecks() []checkFunc { return []checkFunc{checkBlueprints, checkFormsAndHooks} }
+func siteChecks() []checkFunc {
+	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkBlueprintLists}
+}
 
 func cmdCheck(ctx context.Context, e env, args []string) error {
 	fl := newFlags("check", e)

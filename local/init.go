@@ -39,7 +39,7 @@ func cmdDev(ctx context.Context, e env, args []string) error {
 			return err
 		}
 	}
-	return serveSite(ctx, e, *site, *addr, nil)
+	return serveSite(ctx, e, *site, *addr, e.ready)
 }
 
 // initSite copies the starter site and creates the admin user, printing its password once.

@@ -25,7 +25,7 @@ func cmdServe(ctx context.Context, e env, args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	return serveSite(ctx, e, *site, *addr, nil)
+	return serveSite(ctx, e, *site, *addr, e.ready)
 }
 
 // serveSite loads the configuration, builds every group and serves until ctx ends.
@@ -50,7 +50,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 		return err
 	}
 	defer svc.Close()
-	for _, p := range svc.Store.Problems() {
+	for _, p := range append(svc.Store.Problems(), checkBlueprintLists(svc.Store, cfg)...) {
 		log.Warn("site problem", "file", p.File, "problem", p.Message)
 	}
 	mux, err := groups.Mux(svc)
