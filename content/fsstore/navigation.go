@@ -27,8 +27,8 @@ func (s *Store) Navigation(h string) (NavTree, error) {
 	return NavTree{Items: NavItemsFromValue(doc.Data.Value("items")), Hash: doc.Hash, Exists: doc.Exists}, nil
 }
 
-// NavigationDataHandles lists the handles of the navigation data files, sorted.
-func (s *Store) NavigationDataHandles() ([]string, error) {
+// navigationDataHandles lists the handles of the navigation data files, sorted.
+func (s *Store) navigationDataHandles() ([]string, error) {
 	return s.yamlHandles(s.contentPath("navigation"))
 }
 

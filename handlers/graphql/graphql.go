@@ -53,9 +53,10 @@ type Store interface {
 	GlobalDefs() []*content.GlobalDef
 	// GlobalDef returns a NotFound error for an unknown global.
 	GlobalDef(handle string) (*content.GlobalDef, error)
-	// NavigationDefs lists navigation definitions sorted by handle.
+	// NavigationDefs lists every navigation (with a definition or a data file), sorted by handle.
 	NavigationDefs() []*content.NavigationDef
-	// NavigationDef returns a NotFound error for an unknown navigation.
+	// NavigationDef returns a navigation's definition, implicit for a data file without one; a
+	// NotFound error for an unknown navigation.
 	NavigationDef(handle string) (*content.NavigationDef, error)
 	// Global reads the data of a global fresh from disk (empty when it has no data file yet).
 	// Whether the global is defined is GlobalDef's answer.

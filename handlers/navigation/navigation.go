@@ -45,12 +45,11 @@ import (
 
 // Store is what the group reads and writes: the methods of fsstore.Store it calls.
 type Store interface {
-	// NavigationDefs lists the navigation definitions sorted by handle.
+	// NavigationDefs lists every navigation (with a definition or a tree file), sorted by handle.
 	NavigationDefs() []*content.NavigationDef
-	// NavigationDef returns a navigation definition, or a NotFound error.
+	// NavigationDef returns a navigation's definition, implicit for a tree file without one, or
+	// a NotFound error.
 	NavigationDef(handle string) (*content.NavigationDef, error)
-	// NavigationDataHandles lists the handles of the navigation tree files, sorted.
-	NavigationDataHandles() ([]string, error)
 	// Navigation reads a tree fresh from disk; a missing file is an empty tree, Exists false.
 	Navigation(handle string) (fsstore.NavTree, error)
 	// SaveNavigation replaces a tree; a wantHash that does not match is a Conflict error.
