@@ -21,7 +21,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"cms/content"
 	"cms/content/fsstore"
@@ -38,7 +37,6 @@ type Store interface {
 type Deps struct {
 	Store Store
 	Log   *slog.Logger
-	Now   func() time.Time
 	// BasePath is the base path of the public API ("" means "/api/public"); files are served
 	// under BasePath + "/assets/" as well as under "/assets/".
 	BasePath string
@@ -68,9 +66,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	a := &api{Deps: d}
 	rt := web.NewRouter()

@@ -124,7 +124,6 @@ type Deps struct {
 	// Markdown renders entry bodies for the html field; without it entries have no html field.
 	Markdown Renderer
 	Log      *slog.Logger
-	Now      func() time.Time
 	Config   Config
 }
 
@@ -142,9 +141,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	c := &d.Config
 	if c.Path == "" {

@@ -35,7 +35,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"cms/content"
 	"cms/content/fsstore"
@@ -70,7 +69,6 @@ type Deps struct {
 	// Hooks runs WASM validation hooks named by the navigation blueprint's rules.
 	Hooks validate.HookRunner
 	Log   *slog.Logger
-	Now   func() time.Time
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
 }
@@ -95,9 +93,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit
