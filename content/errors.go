@@ -19,9 +19,10 @@ const (
 	Unauthenticated             // no valid credentials
 	Forbidden                   // valid credentials, but not allowed
 	Unavailable                 // a dependency the request needs is missing (e.g. a hook not installed)
-	TooLarge                    // the input exceeds a size limit
-	RateLimited                 // too many attempts; retry later
 )
+
+// Size limits (413) and rate limits (429, with Retry-After) are transport concerns: handlers/web
+// builds them (web.TooLarge and the limiters), so they have no Kind.
 
 func (k Kind) String() string {
 	switch k {
@@ -37,10 +38,6 @@ func (k Kind) String() string {
 		return "forbidden"
 	case Unavailable:
 		return "unavailable"
-	case TooLarge:
-		return "too large"
-	case RateLimited:
-		return "rate limited"
 	}
 	return "internal"
 }
