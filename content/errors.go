@@ -21,8 +21,8 @@ const (
 	Unavailable                 // a dependency the request needs is missing (e.g. a hook not installed)
 )
 
-// Size limits (413) and rate limits (429, with Retry-After) are transport concerns: handlers/web
-// builds them (web.TooLarge and the limiters), so they have no Kind.
+// Size limits (413, web.TooLarge) and rate limits (429 with Retry-After, built by the login and
+// form limiters) are transport concerns of the handlers, so they have no Kind.
 
 func (k Kind) String() string {
 	switch k {
