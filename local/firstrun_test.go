@@ -3,7 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"net"
+	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -83,4 +86,59 @@ blueprint: [post, page]
 func runServer(ctx context.Context, e env, args []string, ready func(net.Addr)) error {
 	e.ready = ready
 	return commands()[args[0]].run(ctx, e, args[1:])
+}
+
+// In development the server listens on loopback unless --addr or PORT says otherwise: a fresh
+// `make dev` prints an admin password, and must not be reachable from the network.
+func TestListenAddr(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		flag, port string
+		production bool
+		want       string
+	}{
+		{want: "127.0.0.1:3000"},
+		{production: true, want: ":3000"},
+		{flag: "0.0.0.0:8080", want: "0.0.0.0:8080"},
+		{flag: "127.0.0.1:0", production: true, want: "127.0.0.1:0"},
+		{port: "8081", want: ":8081"},
+		{port: "8081", production: true, want: ":8081"},
+	}
+	for _, c := range cases {
+		getenv := func(k string) string {
+			if k == "PORT" {
+				return c.port
+			}
+			return ""
+		}
+		if got := listenAddr(c.flag, getenv, 3000, c.production); got != c.want {
+			t.Errorf("listenAddr(--addr %q, PORT %q, production %v) = %q, want %q", c.flag, c.port, c.production, got, c.want)
+		}
+	}
+}
+
+// A first `cms dev` prints where the Control Panel and the APIs are, and / answers a page that
+// links them.
+func TestDevFirstRun(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "site")
+	base, out := startServer(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "dev", "--site", dir, "--addr", "127.0.0.1:0")
+	for _, want := range []string{
+		"Control Panel: " + base + "/cp",
+		"public API:    " + base + "/api/public/entries/{collection}",
+		"GraphQL:       " + base + "/api/graphql",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("start-up output does not contain %q:\n%s", want, out)
+		}
+	}
+	resp, err := http.Get(base + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `href="/cp"`) {
+		t.Errorf("GET / = %d\n%s", resp.StatusCode, body)
+	}
 }

@@ -30,7 +30,7 @@ func cmdInit(ctx context.Context, e env, args []string) error {
 func cmdDev(ctx context.Context, e env, args []string) error {
 	fl := newFlags("dev", e)
 	site := fl.String("site", ".dev-site", "working folder for the starter site (git-ignored)")
-	addr := fl.String("addr", "", "listen address HOST:PORT (default :$PORT or :3000)")
+	addr := fl.String("addr", "", "listen address HOST:PORT (default :$PORT, else 127.0.0.1:3000 in development, :3000 in production)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}

@@ -105,12 +105,18 @@ func cmdVersion(_ context.Context, e env, _ []string) error {
 	return nil
 }
 
-func listenAddr(flagAddr string, getenv func(string) string, port int) string {
+// listenAddr is --addr, else :$PORT, else the configured port: on every interface in
+// production, on loopback in development, where a fresh `make dev` has just printed an admin
+// password and should not be reachable from the network.
+func listenAddr(flagAddr string, getenv func(string) string, port int, production bool) string {
 	if flagAddr != "" {
 		return flagAddr
 	}
 	if p := getenv("PORT"); p != "" {
 		return ":" + strings.TrimPrefix(p, ":")
+	}
+	if !production {
+		return fmt.Sprintf("127.0.0.1:%d", port)
 	}
 	return fmt.Sprintf(":%d", port)
 }
