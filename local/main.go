@@ -70,6 +70,8 @@ func commands() map[string]command {
 		"make-user": {summary: "create a user (prompts, or flags and --password-stdin for scripts)", run: cmdMakeUser,
 			usage:   "make-user [--site DIR] [--id ID --email EMAIL --name NAME --roles ROLE,... --password-stdin]",
 			example: "cms make-user --site ./my-site --email ed@example.com --name 'Ed Itor' --roles editor --password-stdin < pw.txt"},
+		"reset-password": {summary: "set a new password for a user and end their sessions", run: cmdResetPassword,
+			usage: "reset-password [--site DIR] [--password-stdin] EMAIL", example: "cms reset-password --site ./my-site admin@example.com"},
 		"snapshot": {summary: "write the entry index snapshot (.cms/) after copying a site into place", run: cmdSnapshot,
 			usage: "snapshot [--site DIR]", example: "cms snapshot --site /mnt/site"},
 		"version": {summary: "print the version", run: cmdVersion, usage: "version", example: "cms version"},
@@ -108,7 +110,7 @@ func usage(w io.Writer, cmds map[string]command) {
 	sort.Strings(names)
 	fmt.Fprintln(w, "usage: cms <command> [flags]\n\ncommands:")
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-12s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-15s %s\n", n, cmds[n].summary)
 	}
 	fmt.Fprintln(w, "\nRun 'cms <command> -h' for a command's flags and an example.")
 }
