@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -140,5 +143,48 @@ func TestDevFirstRun(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `href="/cp"`) {
 		t.Errorf("GET / = %d\n%s", resp.StatusCode, body)
+	}
+}
+
+// The starter site keeps secrets and derived state out of git, and its text about git is true
+// of a fresh copy, which is not a repository: wherever it says `git diff`, it says `git init`.
+func TestStarterAndGit(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "site")
+	out, err := runCmd(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "init", "--site", dir)
+	if err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+		t.Error("init created a git repository")
+	}
+	if !strings.Contains(out, "git init") {
+		t.Errorf("init does not say how to keep the site in git:\n%s", out)
+	}
+	ignore, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(ignore), "\n")
+	for _, want := range []string{".sessions/", ".cms/", "storage/"} {
+		if !slices.Contains(lines, want) {
+			t.Errorf(".gitignore does not list %s:\n%s", want, ignore)
+		}
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || (filepath.Ext(p) != ".md" && filepath.Ext(p) != ".yaml") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err == nil && strings.Contains(string(b), "git diff") && !strings.Contains(string(b), "git init") {
+			t.Errorf("%s tells the user to run git diff but not how to start a repository", p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runCmd(t, nil, "check", "--site", dir); err != nil {
+		t.Errorf("the starter site does not pass cms check: %v\n%s", err, out)
 	}
 }

@@ -76,7 +76,7 @@ func initSite(ctx context.Context, e env, dir string) error {
 	if err := st.CreateUser(u); err != nil {
 		return fmt.Errorf("create admin user: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "Created the starter site in %s.\n", dir)
+	fmt.Fprintf(e.stdout, "Created the starter site in %s (a plain folder; to keep its history: cd %s && git init).\n", dir, dir)
 	if generated {
 		fmt.Fprintf(e.stdout, "Admin login: %s / %s   (shown once; set CMS_ADMIN_PASSWORD to choose it)\n", email, pw)
 	} else {
