@@ -31,7 +31,7 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 	for _, w := range warns {
 		fmt.Fprintln(e.stdout, "warning:", w)
 	}
-	st, err := fsstore.Open(ctx, fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
+	st, err := fsstore.Open(withIndexProgress(ctx, e), fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
 		UsersDir: cfg.UsersPath, AssetsDir: cfg.AssetsPath, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err

@@ -45,7 +45,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 		}
 		defer stop()
 	}
-	svc, err := withStartupGC(func() (*wire.Services, error) { return wire.NewServices(ctx, cfg, log) })
+	svc, err := withStartupGC(func() (*wire.Services, error) { return wire.NewServices(withIndexProgress(ctx, e), cfg, log) })
 	if err != nil {
 		return err
 	}

@@ -191,6 +191,7 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		defer dirRoot.Close()
 	}
 	names := make(chan fs.DirEntry, 256)
+	prog := progressFrom(ctx)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0)*2, 16)
@@ -201,6 +202,7 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			for de := range names {
 				slug := strings.TrimSuffix(de.Name(), ".md")
 				it, err := s.readIndexedIn(dirRoot, c, slug)
+				prog.read()
 				if err != nil {
 					continue
 				}
