@@ -19,9 +19,11 @@ const (
 	Unauthenticated             // no valid credentials
 	Forbidden                   // valid credentials, but not allowed
 	Unavailable                 // a dependency the request needs is missing (e.g. a hook not installed)
-	TooLarge                    // the input exceeds a size limit
-	RateLimited                 // too many attempts; retry later
+	TooLarge                    // a stored document would pass a size limit (DocumentTooLarge)
 )
+
+// A request body over its limit (413, web.TooLarge) and rate limits (429 with Retry-After, built
+// by the login and form limiters) are transport concerns of the handlers, so they have no Kind.
 
 func (k Kind) String() string {
 	switch k {
@@ -39,8 +41,6 @@ func (k Kind) String() string {
 		return "unavailable"
 	case TooLarge:
 		return "too large"
-	case RateLimited:
-		return "rate limited"
 	}
 	return "internal"
 }

@@ -19,7 +19,7 @@ type checkFunc func(st *fsstore.Store, cfg config.Config) []fsstore.Problem
 
 // siteChecks are the checks `cms check` runs beyond the store's own load problems.
 func siteChecks() []checkFunc {
-	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation}
+	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation, checkBlueprintLists}
 }
 
 func cmdCheck(ctx context.Context, e env, args []string) error {
@@ -36,7 +36,7 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 	for _, w := range warns {
 		fmt.Fprintln(e.stdout, "warning:", w)
 	}
-	st, err := fsstore.Open(ctx, fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
+	st, err := fsstore.Open(withIndexProgress(ctx, e), fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
 		UsersDir: cfg.UsersPath, AssetsDir: cfg.AssetsPath, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err
@@ -61,12 +61,9 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 // line, items edited by hand to have both a url and an entry: the API refuses those, and they are
 // served with the entry's URL (navtree.URLAndEntry).
 func checkNavigation(st *fsstore.Store, _ config.Config) []fsstore.Problem {
-	handles, err := st.NavigationDataHandles()
-	if err != nil {
-		return []fsstore.Problem{{File: st.ContentPath("navigation"), Message: err.Error()}}
-	}
 	var out []fsstore.Problem
-	for _, h := range handles {
+	for _, def := range st.NavigationDefs() { // every tree with a data file or a definition
+		h := def.Handle
 		file := st.NavigationFile(h)
 		tree, err := st.Navigation(h)
 		if err != nil {

@@ -30,6 +30,15 @@ func cmdHooks(ctx context.Context, e env, args []string) error {
 		return exitError(2)
 	}
 	sub, args := args[0], args[1:]
+	if strings.HasPrefix(sub, "-") { // -h, or flags before the subcommand
+		fl := newFlags("hooks", e)
+		fl.String("site", "", "site folder (default $CMS_SITE_DIR or .)")
+		if err := fl.Parse(append([]string{sub}, args...)); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stderr, usage)
+		return exitError(2)
+	}
 	fl := newFlags("hooks "+sub, e)
 	site := fl.String("site", "", "site folder (default $CMS_SITE_DIR or .)")
 	if err := fl.Parse(args); err != nil {

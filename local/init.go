@@ -30,7 +30,7 @@ func cmdInit(ctx context.Context, e env, args []string) error {
 func cmdDev(ctx context.Context, e env, args []string) error {
 	fl := newFlags("dev", e)
 	site := fl.String("site", ".dev-site", "working folder for the starter site (git-ignored)")
-	addr := fl.String("addr", "", "listen address HOST:PORT (default :$PORT or :3000)")
+	addr := fl.String("addr", "", "listen address HOST:PORT (default :$PORT, else 127.0.0.1:3000 in development, :3000 in production)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -39,7 +39,7 @@ func cmdDev(ctx context.Context, e env, args []string) error {
 			return err
 		}
 	}
-	return serveSite(ctx, e, *site, *addr, nil)
+	return serveSite(ctx, e, *site, *addr, e.ready)
 }
 
 // initSite copies the starter site and creates the admin user, printing its password once.
@@ -76,7 +76,7 @@ func initSite(ctx context.Context, e env, dir string) error {
 	if err := st.CreateUser(u); err != nil {
 		return fmt.Errorf("create admin user: %w", err)
 	}
-	fmt.Fprintf(e.stdout, "Created the starter site in %s.\n", dir)
+	fmt.Fprintf(e.stdout, "Created the starter site in %s (a plain folder; to keep its history: cd %s && git init).\n", dir, dir)
 	if generated {
 		fmt.Fprintf(e.stdout, "Admin login: %s / %s   (shown once; set CMS_ADMIN_PASSWORD to choose it)\n", email, pw)
 	} else {

@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"sort"
@@ -76,23 +77,36 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	ready  func(net.Addr) // if set, serve and dev call it with the bound address (tests)
 }
 
 type command struct {
 	summary string
+	usage   string // the synopsis after "cms "
+	example string // one typical invocation
 	run     func(ctx context.Context, e env, args []string) error
 }
 
 func commands() map[string]command {
 	return map[string]command{
-		"serve":     {"run the service on a site folder", cmdServe},
-		"dev":       {"create the starter site if missing, then serve it (make dev)", cmdDev},
-		"init":      {"copy the starter site into a folder and create an admin user", cmdInit},
-		"check":     {"validate every definition, blueprint and entry of a site", cmdCheck},
-		"hooks":     {"install (push) or list WASM validation hooks offline", cmdHooks},
-		"make-user": {"create a user (prompts, or flags and --password-stdin for scripts)", cmdMakeUser},
-		"snapshot":  {"write the entry index snapshot (.cms/) after copying a site into place", cmdSnapshot},
-		"version":   {"print the version", cmdVersion},
+		"serve": {summary: "run the service on a site folder", run: cmdServe,
+			usage: "serve [--site DIR] [--addr HOST:PORT]", example: "cms serve --site ./my-site --addr :8080"},
+		"dev": {summary: "create the starter site if missing, then serve it (make dev)", run: cmdDev,
+			usage: "dev [--site DIR] [--addr HOST:PORT]", example: "cms dev --site .dev-site"},
+		"init": {summary: "copy the starter site into a folder and create an admin user", run: cmdInit,
+			usage: "init [--site DIR]", example: "cms init --site ./my-site"},
+		"check": {summary: "validate every definition, blueprint and entry of a site", run: cmdCheck,
+			usage: "check [--site DIR]", example: "cms check --site ./my-site"},
+		"hooks": {summary: "install (push) or list WASM validation hooks offline", run: cmdHooks,
+			usage: "hooks push [--site DIR] NAME FILE.wasm | cms hooks list [--site DIR]", example: "cms hooks push --site ./my-site isbn bin/hooks/isbn.wasm"},
+		"make-user": {summary: "create a user (prompts, or flags and --password-stdin for scripts)", run: cmdMakeUser,
+			usage:   "make-user [--site DIR] [--id ID --email EMAIL --name NAME --roles ROLE,... --password-stdin]",
+			example: "cms make-user --site ./my-site --email ed@example.com --name 'Ed Itor' --roles editor --password-stdin < pw.txt"},
+		"reset-password": {summary: "set a new password for a user and end their sessions", run: cmdResetPassword,
+			usage: "reset-password [--site DIR] [--password-stdin] EMAIL", example: "cms reset-password --site ./my-site admin@example.com"},
+		"snapshot": {summary: "write the entry index snapshot (.cms/) after copying a site into place", run: cmdSnapshot,
+			usage: "snapshot [--site DIR]", example: "cms snapshot --site /mnt/site"},
+		"version": {summary: "print the version", run: cmdVersion, usage: "version", example: "cms version"},
 	}
 }
 
@@ -100,6 +114,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 	e := env{getenv: getenv, stdin: stdin, stdout: stdout, stderr: stderr}
 	cmds := commands()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		if len(args) == 2 && args[0] == "help" { // cms help COMMAND = cms COMMAND -h
+			if _, ok := cmds[args[1]]; ok {
+				return run(ctx, []string{args[1], "-h"}, getenv, stdin, stdout, stderr)
+			}
+		}
 		usage(stdout, cmds)
 		return nil
 	}
@@ -108,7 +127,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdin i
 		usage(stderr, cmds)
 		return fmt.Errorf("unknown command %q", args[0])
 	}
-	return c.run(ctx, e, args[1:])
+	err := c.run(ctx, e, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // the usage went to stdout
+	}
+	return err
 }
 
 func usage(w io.Writer, cmds map[string]command) {
@@ -119,28 +142,86 @@ func usage(w io.Writer, cmds map[string]command) {
 	sort.Strings(names)
 	fmt.Fprintln(w, "usage: cms <command> [flags]\n\ncommands:")
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-12s %s\n", n, cmds[n].summary)
+		fmt.Fprintf(w, "  %-15s %s\n", n, cmds[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'cms <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'cms <command> -h' for a command's flags and an example.")
 }
 
-func newFlags(name string, e env) *flag.FlagSet {
-	fs := flag.NewFlagSet("cms "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+// flagSet is a command's flags. Parse sends -h's usage to stdout and returns flag.ErrHelp,
+// which run turns into exit status 0; any other flag error has been printed with the usage to
+// stderr and ends the run with exit status 2, as usage errors do.
+type flagSet struct {
+	*flag.FlagSet
+	out *usageOut
+}
+
+// usageOut is the flag set's output: stderr, except that a usage printed without an error
+// message before it (-h) goes to stdout.
+type usageOut struct {
+	e       env
+	errored bool
+}
+
+func (u *usageOut) Write(p []byte) (int, error) {
+	u.errored = true
+	return u.e.stderr.Write(p)
+}
+
+func newFlags(name string, e env) flagSet {
+	fs := flagSet{FlagSet: flag.NewFlagSet("cms "+name, flag.ContinueOnError), out: &usageOut{e: e}}
+	fs.SetOutput(fs.out)
+	fs.Usage = func() {
+		w := e.stdout
+		if fs.out.errored {
+			w = e.stderr
+		}
+		c := commands()[strings.Fields(name)[0]]
+		fmt.Fprintf(w, "usage: cms %s\n\n%s\n\nexample:\n  %s\n", c.usage, c.summary, c.example)
+		if hasFlags(fs.FlagSet) {
+			fmt.Fprintln(w, "\nflags:")
+			fs.FlagSet.SetOutput(w)
+			fs.PrintDefaults()
+			fs.FlagSet.SetOutput(fs.out)
+		}
+	}
 	return fs
 }
 
-func cmdVersion(_ context.Context, e env, _ []string) error {
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// Parse parses args; see flagSet.
+func (fs flagSet) Parse(args []string) error {
+	err := fs.FlagSet.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return exitError(2)
+}
+
+func cmdVersion(_ context.Context, e env, args []string) error {
+	if err := newFlags("version", e).Parse(args); err != nil {
+		return err
+	}
 	fmt.Fprintln(e.stdout, "cms", version)
 	return nil
 }
 
-func listenAddr(flagAddr string, getenv func(string) string, port int) string {
+// listenAddr is --addr, else :$PORT, else the configured port: on every interface in
+// production, on loopback in development, where a fresh `make dev` has just printed an admin
+// password and should not be reachable from the network.
+func listenAddr(flagAddr string, getenv func(string) string, port int, production bool) string {
 	if flagAddr != "" {
 		return flagAddr
 	}
 	if p := getenv("PORT"); p != "" {
 		return ":" + strings.TrimPrefix(p, ":")
+	}
+	if !production {
+		return fmt.Sprintf("127.0.0.1:%d", port)
 	}
 	return fmt.Sprintf(":%d", port)
 }

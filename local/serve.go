@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/pprof"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"cms/runtime/config"
@@ -21,11 +21,11 @@ import (
 func cmdServe(ctx context.Context, e env, args []string) error {
 	fl := newFlags("serve", e)
 	site := fl.String("site", "", "site folder (default $CMS_SITE_DIR or .)")
-	addr := fl.String("addr", "", "listen address HOST:PORT (default :$PORT or :3000)")
+	addr := fl.String("addr", "", "listen address HOST:PORT (default :$PORT, else 127.0.0.1:3000 in development, :3000 in production)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	return serveSite(ctx, e, *site, *addr, nil)
+	return serveSite(ctx, e, *site, *addr, e.ready)
 }
 
 // serveSite loads the configuration, builds every group and serves until ctx ends.
@@ -45,31 +45,48 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 		}
 		defer stop()
 	}
-	svc, err := withStartupGC(func() (*wire.Services, error) { return wire.NewServices(ctx, cfg, log) })
+	svc, err := withStartupGC(func() (*wire.Services, error) { return wire.NewServices(withIndexProgress(ctx, e), cfg, log) })
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	for _, p := range svc.Store.Problems() {
+	for _, p := range append(svc.Store.Problems(), checkBlueprintLists(svc.Store, cfg)...) {
 		log.Warn("site problem", "file", p.File, "problem", p.Message)
 	}
 	mux, err := groups.Mux(svc)
 	if err != nil {
 		return err
 	}
-	listen := listenAddr(addr, e.getenv, cfg.Port)
+	listen := listenAddr(addr, e.getenv, cfg.Port, cfg.Production())
 	lim := serve.Limits{MaxConns: cfg.Server.MaxConnections, MaxConnsPerAddr: cfg.Server.MaxConnectionsPerAddress, BodyTimeout: cfg.Server.BodyTimeout}
 	return serve.Local(ctx, listen, serve.Stack(mux, log), log, lim, func(a net.Addr) {
-		url := a.String()
-		if strings.HasPrefix(url, "[::]:") {
-			url = "localhost:" + strings.TrimPrefix(url, "[::]:")
-		}
 		log.Info("serving", "site", cfg.SiteDir, "addr", a.String(), "env", cfg.Env, "read_only", svc.Config.ReadOnly)
-		fmt.Fprintf(e.stdout, "cms is serving %s at http://%s (public API: http://%s%s/entries/{collection})\n", cfg.SiteDir, url, url, cfg.Public.BasePath)
+		printAddresses(e.stdout, svc.Config, a)
 		if ready != nil {
 			ready(a)
 		}
 	})
+}
+
+// printAddresses tells the user where the Control Panel and the APIs are.
+func printAddresses(w io.Writer, cfg config.Config, a net.Addr) {
+	host := a.String()
+	if h, port, err := net.SplitHostPort(host); err == nil {
+		if ip := net.ParseIP(h); ip != nil && ip.IsUnspecified() {
+			host = net.JoinHostPort("localhost", port)
+		}
+	}
+	base := "http://" + host
+	fmt.Fprintf(w, "cms is serving %s at %s\n", cfg.SiteDir, base)
+	if cfg.CP.Enabled {
+		fmt.Fprintf(w, "  Control Panel: %s%s\n", base, cfg.CP.Path)
+	} else {
+		fmt.Fprintln(w, "  Control Panel: off")
+	}
+	fmt.Fprintf(w, "  public API:    %s%s/entries/{collection}\n", base, cfg.Public.BasePath)
+	if cfg.GraphQL.Enabled {
+		fmt.Fprintf(w, "  GraphQL:       %s%s\n", base, cfg.GraphQL.Path)
+	}
 }
 
 // servePprof exposes net/http/pprof on its own loopback listener when CMS_PPROF_ADDR is set

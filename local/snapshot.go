@@ -23,7 +23,7 @@ func cmdSnapshot(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := fsstore.Open(ctx, fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
+	st, err := fsstore.Open(withIndexProgress(ctx, e), fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
 		UsersDir: cfg.UsersPath, AssetsDir: cfg.AssetsPath, Snapshot: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err

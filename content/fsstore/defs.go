@@ -520,22 +520,44 @@ func (s *Store) GlobalDef(h string) (*content.GlobalDef, error) {
 	return nil, content.NotFoundf("fsstore.GlobalDef", h, "Global %q not found", h)
 }
 
-// NavigationDefs lists navigation definitions sorted by handle.
+// A navigation exists when it has a definition or a data file (spec: the definition is optional,
+// and a missing one means no constraints). One with only a data file has an implicit definition:
+// the title from its handle and no constraints. REST and GraphQL both see navigations this way.
+
+// NavigationDefs lists every navigation's definition, explicit or implicit, sorted by handle.
 func (s *Store) NavigationDefs() []*content.NavigationDef {
 	m := s.definitions().navigations
-	out := make([]*content.NavigationDef, 0, len(m))
-	for _, k := range sortedKeys(m) {
-		out = append(out, m[k])
+	all := make(map[string]*content.NavigationDef, len(m))
+	for h, d := range m {
+		all[h] = d
+	}
+	files, _ := s.navigationDataHandles() // an unreadable folder has no trees to list
+	for _, h := range files {
+		if all[h] == nil {
+			all[h] = implicitNavigationDef(h)
+		}
+	}
+	out := make([]*content.NavigationDef, 0, len(all))
+	for _, k := range sortedKeys(all) {
+		out = append(out, all[k])
 	}
 	return out
 }
 
-// NavigationDef returns one navigation definition, or a NotFound error.
+// NavigationDef returns a navigation's definition, explicit or implicit, or a NotFound error.
+// A data file counts even when it does not parse, so that a PUT can replace it.
 func (s *Store) NavigationDef(h string) (*content.NavigationDef, error) {
 	if n, ok := s.definitions().navigations[h]; ok {
 		return n, nil
 	}
+	if content.ValidHandle(h) && s.exists(s.navigationPath(h)) {
+		return implicitNavigationDef(h), nil
+	}
 	return nil, content.NotFoundf("fsstore.NavigationDef", h, "Navigation %q not found", h)
+}
+
+func implicitNavigationDef(h string) *content.NavigationDef {
+	return &content.NavigationDef{Handle: h, Title: titleCase(h)}
 }
 
 // FormDefs lists form definitions sorted by handle.

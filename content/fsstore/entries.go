@@ -103,6 +103,7 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		defer dirRoot.Close()
 	}
 	names := make(chan fs.DirEntry, 256)
+	prog := progressFrom(ctx)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0)*2, 16)
@@ -113,6 +114,7 @@ func (s *Store) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			for de := range names {
 				slug := strings.TrimSuffix(de.Name(), ".md")
 				it, err := s.readIndexedIn(dirRoot, c, slug)
+				prog.read()
 				if err != nil {
 					continue
 				}

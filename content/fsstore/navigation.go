@@ -46,8 +46,8 @@ func (s *Store) noteURLAndEntry(file, hash string, items []content.NavItem) {
 		"file", file, "items", strings.Join(paths, " "))
 }
 
-// NavigationDataHandles lists the handles of the navigation data files, sorted.
-func (s *Store) NavigationDataHandles() ([]string, error) {
+// navigationDataHandles lists the handles of the navigation data files, sorted.
+func (s *Store) navigationDataHandles() ([]string, error) {
 	return s.yamlHandles(s.contentPath("navigation"))
 }
 

@@ -27,7 +27,6 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"cms/content"
 	"cms/content/assetpath"
@@ -44,7 +43,6 @@ type Store interface {
 type Deps struct {
 	Store Store
 	Log   *slog.Logger
-	Now   func() time.Time
 	// BasePath is the base path of the public API ("" means "/api/public"); files are served
 	// under BasePath + "/assets/" as well as under "/assets/".
 	BasePath string
@@ -89,9 +87,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	a := &api{Deps: d}
 	rt := web.NewRouter()

@@ -36,7 +36,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"cms/content"
 	"cms/handlers/web"
@@ -71,7 +70,6 @@ type Deps struct {
 	// Auth identifies callers. When nil every request is answered 401.
 	Auth web.Authenticator
 	Log  *slog.Logger
-	Now  func() time.Time
 	// MaxUploadBytes bounds one uploaded file; 0 means DefaultMaxUploadBytes.
 	MaxUploadBytes int64
 	// AllowedTypes lists the MIME types an upload may have ("image/*" matches every image);
@@ -105,9 +103,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.MaxUploadBytes <= 0 {
 		d.MaxUploadBytes = DefaultMaxUploadBytes

@@ -25,7 +25,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"cms/content"
 	"cms/content/query"
@@ -68,9 +67,6 @@ type Deps struct {
 	// a hook refuses the save with HOOK_UNAVAILABLE.
 	Hooks validate.HookRunner
 	Log   *slog.Logger
-	// Now is the clock. The store stamps createdAt and updatedAt with its own clock; the group
-	// keeps this for symmetry with the other groups and for future use.
-	Now func() time.Time
 	// CacheBytes bounds the cache of encoded entries; 0 means 32 MiB, negative means no cache.
 	CacheBytes int64
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
@@ -95,9 +91,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.CacheBytes == 0 {
 		d.CacheBytes = 32 << 20

@@ -25,7 +25,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"cms/content"
 	"cms/content/validate"
@@ -57,7 +56,6 @@ type Deps struct {
 	// calls a hook refuses the save with HOOK_UNAVAILABLE.
 	Hooks validate.HookRunner
 	Log   *slog.Logger
-	Now   func() time.Time
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
 }
@@ -74,9 +72,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit

@@ -56,9 +56,10 @@ type Store interface {
 	GlobalDefs() []*content.GlobalDef
 	// GlobalDef returns a NotFound error for an unknown global.
 	GlobalDef(handle string) (*content.GlobalDef, error)
-	// NavigationDefs lists navigation definitions sorted by handle.
+	// NavigationDefs lists every navigation (with a definition or a data file), sorted by handle.
 	NavigationDefs() []*content.NavigationDef
-	// NavigationDef returns a NotFound error for an unknown navigation.
+	// NavigationDef returns a navigation's definition, implicit for a data file without one; a
+	// NotFound error for an unknown navigation.
 	NavigationDef(handle string) (*content.NavigationDef, error)
 	// Global reads the data of a global fresh from disk (empty when it has no data file yet).
 	// Whether the global is defined is GlobalDef's answer.
@@ -126,7 +127,6 @@ type Deps struct {
 	// Markdown renders entry bodies for the html field; without it entries have no html field.
 	Markdown Renderer
 	Log      *slog.Logger
-	Now      func() time.Time
 	Config   Config
 }
 
@@ -144,9 +144,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	c := &d.Config
 	if c.Path == "" {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"sort"
-	"strings"
 
 	"cms/content"
 	"cms/content/navtree"
@@ -51,40 +49,18 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if _, err := web.Require(a.Auth, r, "navigation", "view", ""); err != nil {
 		return err
 	}
-	defs := map[string]*content.NavigationDef{}
-	for _, d := range a.Store.NavigationDefs() {
-		defs[d.Handle] = d
-	}
-	files, err := a.Store.NavigationDataHandles()
-	if err != nil {
-		return err
-	}
-	for _, h := range files {
-		if defs[h] == nil {
-			defs[h] = implicitDef(h)
-		}
-	}
-	handles := make([]string, 0, len(defs))
-	for h := range defs {
-		handles = append(handles, h)
-	}
-	sort.Strings(handles)
+	defs := a.Store.NavigationDefs()
 	res := newResolver(a.Store)
-	out := make([]navigation, 0, len(handles))
-	for _, h := range handles {
-		tree, err := a.Store.Navigation(h)
+	out := make([]navigation, 0, len(defs))
+	for _, d := range defs {
+		tree, err := a.Store.Navigation(d.Handle)
 		if err != nil {
 			return err
 		}
-		out = append(out, wire(defs[h], tree.Items, res))
+		out = append(out, wire(d, tree.Items, res))
 	}
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: out})
 	return nil
-}
-
-// implicitDef is the definition of a navigation that has a tree file but no definition file.
-func implicitDef(h string) *content.NavigationDef {
-	return &content.NavigationDef{Handle: h, Title: strings.ToUpper(h[:1]) + h[1:]}
 }
 
 func wire(d *content.NavigationDef, items []content.NavItem, res *resolver) navigation {
@@ -95,24 +71,14 @@ func wire(d *content.NavigationDef, items []content.NavItem, res *resolver) navi
 	return navigation{Handle: d.Handle, Title: d.Title, MaxDepth: d.MaxDepth, Collections: cols, Items: res.items(items)}
 }
 
-// definition resolves the handle of the request to a definition, explicit or implicit. A tree
-// file that exists counts even when it does not parse, so that PUT can replace a broken file.
+// definition resolves the handle of the request to a definition, explicit or implicit (the
+// store's rule: a tree file without a definition file is a navigation without constraints).
 func (a *api) definition(r *http.Request) (*content.NavigationDef, error) {
 	h := r.PathValue("handle")
 	if !content.ValidHandle(h) {
 		return nil, web.BadRequest("Invalid navigation handle %q", h)
 	}
-	d, err := a.Store.NavigationDef(h)
-	if err == nil {
-		return d, nil
-	}
-	if !content.IsNotFound(err) {
-		return nil, err
-	}
-	if tree, err := a.Store.Navigation(h); err == nil && !tree.Exists {
-		return nil, content.NotFoundf("navigation.get", h, "Navigation %q not found", h)
-	}
-	return implicitDef(h), nil
+	return a.Store.NavigationDef(h)
 }
 
 // GET /api/navigation/{handle}: one navigation, with an ETag.

@@ -37,7 +37,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"cms/content"
 	"cms/content/validate"
@@ -46,12 +45,11 @@ import (
 
 // Store is what the group reads and writes: the methods of fsstore.Store it calls.
 type Store interface {
-	// NavigationDefs lists the navigation definitions sorted by handle.
+	// NavigationDefs lists every navigation (with a definition or a tree file), sorted by handle.
 	NavigationDefs() []*content.NavigationDef
-	// NavigationDef returns a navigation definition, or a NotFound error.
+	// NavigationDef returns a navigation's definition, implicit for a tree file without one, or
+	// a NotFound error.
 	NavigationDef(handle string) (*content.NavigationDef, error)
-	// NavigationDataHandles lists the handles of the navigation tree files, sorted.
-	NavigationDataHandles() ([]string, error)
 	// Navigation reads a tree fresh from disk; a missing file is an empty tree, Exists false.
 	Navigation(handle string) (content.NavTree, error)
 	// SaveNavigation replaces a tree; a wantHash that does not match is a Conflict error.
@@ -72,7 +70,6 @@ type Deps struct {
 	// Hooks runs WASM validation hooks named by the navigation blueprint's rules.
 	Hooks validate.HookRunner
 	Log   *slog.Logger
-	Now   func() time.Time
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
 }
@@ -97,9 +94,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit

@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"cms/content"
 	"cms/content/query"
@@ -51,7 +50,6 @@ type Deps struct {
 	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache. Lists get
 	// a quarter of it on top.
 	CacheBytes int64
-	Now        func() time.Time
 }
 
 // Defaults of the list query.

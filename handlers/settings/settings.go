@@ -20,7 +20,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	// The zone database is embedded so that timezone validation does not depend on the host:
 	// minimal Lambda and container images ship without /usr/share/zoneinfo.
@@ -46,7 +45,6 @@ type Deps struct {
 	// Auth identifies callers. When nil every request is answered 401.
 	Auth web.Authenticator
 	Log  *slog.Logger
-	Now  func() time.Time
 	// BodyLimit bounds request bodies; 0 means 64 KiB.
 	BodyLimit int64
 }
@@ -70,9 +68,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = 64 << 10

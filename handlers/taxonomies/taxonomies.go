@@ -31,7 +31,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
 	"cms/content"
 	"cms/content/validate"
@@ -69,7 +68,6 @@ type Deps struct {
 	// Hooks runs WASM validation hooks named by term blueprint rules.
 	Hooks validate.HookRunner
 	Log   *slog.Logger
-	Now   func() time.Time
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
 }
@@ -89,9 +87,6 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
-	}
-	if d.Now == nil {
-		d.Now = time.Now
 	}
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit

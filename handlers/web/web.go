@@ -76,8 +76,6 @@ func kindStatus(k content.Kind) (int, string) {
 		return http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE"
 	case content.TooLarge:
 		return http.StatusRequestEntityTooLarge, "PAYLOAD_TOO_LARGE"
-	case content.RateLimited:
-		return http.StatusTooManyRequests, "RATE_LIMITED"
 	}
 	return http.StatusInternalServerError, "INTERNAL_ERROR"
 }
@@ -124,9 +122,6 @@ func Describe(err error) (int, map[string]any, http.Header) {
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return http.StatusNotFound, map[string]any{"code": "NOT_FOUND", "message": "Not found"}, nil
-	}
-	if errors.Is(err, errBodyTooLarge) {
-		return http.StatusRequestEntityTooLarge, map[string]any{"code": "PAYLOAD_TOO_LARGE", "message": "Request body is too large"}, nil
 	}
 	body["code"] = "INTERNAL_ERROR"
 	body["message"] = internalMessage
@@ -211,8 +206,6 @@ type Data struct {
 
 // DefaultBodyLimit is the request body limit when a group does not set its own.
 const DefaultBodyLimit = 1 << 20
-
-var errBodyTooLarge = errors.New("request body too large")
 
 // DecodeJSON reads a JSON body of at most limit bytes into v. Malformed JSON is a 400
 // BAD_REQUEST, an oversized body a 413, unknown trailing data a 400, a body nested deeper than

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"cms/local/bench/sitegen"
+	"cms/content/sitegen"
 )
 
 // Targets of issue 2.

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"cms/content/query"
-	"cms/local/bench/sitegen"
+	"cms/content/sitegen"
 	"cms/runtime/config"
 	"cms/runtime/groups"
 	"cms/runtime/wire"

@@ -17,8 +17,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"cms/content/sitegen"
 	"cms/local/bench/load"
-	"cms/local/bench/sitegen"
 )
 
 // Ratio targets of the load scenarios (issue 2: entry, list; issue 3: auth-entry; issue 5:

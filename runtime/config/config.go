@@ -134,14 +134,6 @@ type Config struct {
 // Production reports whether the service runs in production mode.
 func (c *Config) Production() bool { return c.Env == "production" }
 
-// Path resolves a site-relative configured path.
-func (c *Config) Path(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(c.SiteDir, filepath.FromSlash(p))
-}
-
 // Default returns the defaults of the spec's configuration table.
 func Default() Config {
 	var c Config
@@ -208,6 +200,7 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 	var errs []error
 	var warns []Warning
 	keys := c.keys()
+	set := map[string]bool{} // keys given in the file or the environment
 
 	file := filepath.Join(siteDir, FileName)
 	raw, err := os.ReadFile(file)
@@ -231,6 +224,8 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 			}
 			if err := key.set(flat[k]); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: %w", file, k, err))
+			} else {
+				set[k] = true
 			}
 		}
 	}
@@ -240,6 +235,8 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 		if v := getenv(name); v != "" {
 			if err := keys[k].set(v); err != nil {
 				errs = append(errs, fmt.Errorf("environment %s: %w", name, err))
+			} else {
+				set[k] = true
 			}
 		}
 	}
@@ -264,7 +261,7 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 	if len(errs) > 0 {
 		return c, warns, fmt.Errorf("invalid configuration:\n  %w", joinLines(errs))
 	}
-	return c, warns, nil
+	return c, append(warns, unavailableWarnings(&c, set)...), nil
 }
 
 func joinLines(errs []error) error {

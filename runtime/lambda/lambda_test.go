@@ -137,3 +137,16 @@ func TestMainsLinkOnlyTheirGroup(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingLinksLocal: runtime code must not depend on the local command's packages (imports
+// point one way: local -> runtime), including the benchmarks under runtime/lambda/internal.
+func TestNothingLinksLocal(t *testing.T) {
+	t.Parallel()
+	for pkg, d := range deps(t) {
+		for _, dep := range d {
+			if dep == "cms/local" || strings.HasPrefix(dep, "cms/local/") {
+				t.Errorf("%s links %s", pkg, dep)
+			}
+		}
+	}
+}

@@ -26,7 +26,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 	return assetfiles.New(assetfiles.Deps{
 		Store:    s.Store,
 		Log:      s.Log.With("group", "assetfiles"),
-		Now:      s.Now,
 		BasePath: s.Config.Public.BasePath,
 	})
 }

@@ -26,7 +26,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Store:          s.Store,
 		Auth:           s.Auth,
 		Log:            s.Log.With("group", "assets"),
-		Now:            s.Now,
 		MaxUploadBytes: s.Config.Assets.MaxUploadBytes,
 		AllowedTypes:   s.Config.Assets.AllowedTypes,
 	})

@@ -34,6 +34,5 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Auth:  s.Auth,
 		Hooks: runner,
 		Log:   s.Log.With("group", "entries"),
-		Now:   s.Now,
 	})
 }

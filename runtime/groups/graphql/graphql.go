@@ -32,7 +32,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Auth:     s.Auth,
 		Markdown: s.Markdown,
 		Log:      s.Log.With("group", "graphql"),
-		Now:      s.Now,
 		Config: gqlh.Config{
 			Enabled:       true,
 			Introspection: c.Introspection,

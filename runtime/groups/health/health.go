@@ -32,5 +32,18 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Log:     s.Log.With("group", "health"),
 		Now:     s.Now,
 		Started: s.Started,
+		Home:    home(c),
 	})
+}
+
+// home is what GET / links to: what this configuration serves.
+func home(c config.Config) *health.Home {
+	h := &health.Home{PublicPath: c.Public.BasePath, BasePath: c.BasePath}
+	if c.CP.Enabled {
+		h.CPPath = c.CP.Path
+	}
+	if c.GraphQL.Enabled {
+		h.GraphQLPath = c.GraphQL.Path
+	}
+	return h
 }

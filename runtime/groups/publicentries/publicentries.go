@@ -28,6 +28,5 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Markdown: s.Markdown,
 		Log:      s.Log.With("group", "publicentries"),
 		BasePath: s.Config.Public.BasePath,
-		Now:      s.Now,
 	})
 }

@@ -26,6 +26,5 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Store: s.Store,
 		Auth:  s.Auth,
 		Log:   s.Log.With("group", "settings"),
-		Now:   s.Now,
 	})
 }

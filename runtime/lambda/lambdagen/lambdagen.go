@@ -50,7 +50,8 @@ func main() { lambdamain.Main(%[1]s.Group()) }
 
 // Routes returns the HTTP API route keys for path prefixes as net/http.ServeMux reads them: a
 // prefix ending in "/" is a subtree (its bare path too, which ServeMux redirects or the group
-// registers itself), any other an exact path. Each key appears once.
+// registers itself), one ending in "/{$}" exactly its path, any other an exact path. Each key
+// appears once.
 func Routes(prefixes []string) []string {
 	var out []string
 	add := func(r string) {
@@ -59,10 +60,15 @@ func Routes(prefixes []string) []string {
 		}
 	}
 	for _, p := range prefixes {
-		if base, ok := strings.CutSuffix(p, "/"); ok && base != "" {
+		exact, isExact := strings.CutSuffix(p, "{$}")
+		base, isTree := strings.CutSuffix(p, "/")
+		switch {
+		case isExact: // "/{$}": exactly that path, e.g. the root
+			add("ANY " + exact)
+		case isTree && base != "":
 			add("ANY " + base)
 			add("ANY " + p + "{proxy+}")
-		} else {
+		default:
 			add("ANY " + p)
 		}
 	}

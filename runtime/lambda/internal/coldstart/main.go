@@ -1,6 +1,6 @@
 // Command coldstart measures the cold start of the Lambda bootstraps on this machine: process
 // start to the first response through a Runtime API emulator, on generated sites
-// (local/bench/sitegen) with and without the index snapshot. It is a benchmark, not a test (not
+// (content/sitegen) with and without the index snapshot. It is a benchmark, not a test (not
 // part of make test):
 //
 //	go run ./runtime/lambda/internal/coldstart -entries 10000,100000 -runs 7
@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"cms/content/fsstore"
-	"cms/local/bench/sitegen"
+	"cms/content/sitegen"
 	"cms/runtime/lambda/internal/runtimeapi"
 )
 

@@ -10,8 +10,8 @@ import (
 	"cms/content/contenttest"
 	"cms/content/password"
 	"cms/content/query"
+	"cms/content/sitegen"
 	"cms/content/validate"
-	"cms/local/bench/sitegen"
 )
 
 func TestGenerateLoads(t *testing.T) {
