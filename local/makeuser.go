@@ -25,7 +25,7 @@ import (
 
 var emailRE = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 
-// cmdMakeUser creates a user file (spec section Authentication item 10):
+// cmdMakeUser creates a user file (users/{id}.yaml):
 //
 //	cms make-user [--site DIR]                       prompts for email, name, password (hidden, twice) and roles (no default)
 //	cms make-user --email E --name N --roles a,b --password-stdin [--id ID] [--site DIR]

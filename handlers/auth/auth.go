@@ -8,7 +8,7 @@
 // from "Authorization: Bearer" or, failing that, the cms_session cookie; validating it runs no
 // scrypt and reads no file for a cached session.
 //
-// Of the three contracts of spec section Authentication item 9, the group declares what login
+// Of the three pluggable authentication contracts (README, auth.* keys), the group declares what login
 // and logout need: [CredentialValidator] (driver) and [SessionStore] (store); the user provider
 // is read by the driver and the authenticator. runtime/wire picks the implementations by their
 // configured names. Logging in never rewrites the user file: the time of the last login lives

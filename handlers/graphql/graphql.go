@@ -4,9 +4,9 @@
 //	GET  {path}?query=...&variables=...&operationName=...   queries only
 //
 // with {path} = /api/graphql unless configured otherwise. The schema is generated from the
-// collection definitions and their blueprints (notes section 12): per collection a single-entry
-// query and a list query named by the rules of section 12.2, with the blueprint's fields
-// flattened onto the entry type under the names of section 12.3. Globals and navigation trees are
+// collection definitions and their blueprints: per collection a single-entry query and a list
+// query named by queryNames (naming.go), with the blueprint's fields flattened onto the entry
+// type under the names sanitizeField gives them. Globals and navigation trees are
 // queried with global/globals and navigation/navigations. The schema is rebuilt when the store's
 // definitions generation changes, never per request.
 //

@@ -59,7 +59,7 @@ func fieldName(h string) string {
 	return s
 }
 
-// queryNames returns the single-entry and list query names of a collection handle (notes 12.2):
+// queryNames returns the single-entry and list query names of a collection handle:
 // the singular is the camelCase handle; the plural is built on the raw handle (kept when it ends
 // in "s", "y" after a consonant becomes "ies", otherwise "s" is added) and becomes
 // "<singular>List" when it equals the singular, as for "news" or "case-studies".
@@ -80,7 +80,7 @@ func queryNames(h string) (singular, plural string) {
 	return singular, plural
 }
 
-// sanitizeField turns a blueprint field handle into a GraphQL field name (notes 12.3): the three
+// sanitizeField turns a blueprint field handle into a GraphQL field name: the three
 // introspection names get a "field_" prefix, every character outside [A-Za-z0-9_] becomes '_',
 // runs of '_' collapse, a trailing '_' is dropped, a leading digit gets a '_' prefix, and an empty
 // result is "_field". The result never starts with "__", which GraphQL reserves.

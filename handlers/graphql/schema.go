@@ -10,7 +10,7 @@ import (
 	"cms/content"
 )
 
-// fieldKind is how a blueprint field is typed in GraphQL (notes 6.2).
+// fieldKind is how a blueprint field is typed in GraphQL (by its field type, see kindOf).
 type fieldKind uint8
 
 const (

@@ -59,7 +59,7 @@ func NotFound(format string, args ...any) *Error {
 // StatusClientClosed is logged (never sent) when the client went away before the response.
 const StatusClientClosed = 499
 
-// Codes and statuses of domain error kinds (the catalogue in notes section 1).
+// Codes and statuses of domain error kinds (the codes the README lists under the error envelope).
 func kindStatus(k content.Kind) (int, string) {
 	switch k {
 	case content.Invalid:

@@ -36,7 +36,7 @@ func listQuery() string {
 }
 
 // graphQLListNames are the list query names tried for the posts collection, in order: the
-// naming rule of notes section 12.2 gives postsList (the plural of "posts" equals the singular).
+// GraphQL naming rule (handlers/graphql queryNames) gives postsList (the plural of "posts" equals the singular).
 func graphQLListNames() []string { return []string{"postsList", "posts"} }
 
 // siteFacts are what the load scenarios need to know about the site, derived from sitegen.

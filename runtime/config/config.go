@@ -117,7 +117,7 @@ type Config struct {
 	}
 	Watch string // notify, poll, none, or generation (Lambda: Refresh per request, see fsstore)
 	// IndexSnapshot keeps the entry index snapshot under .cms/ so start-up reads one file
-	// instead of every entry (ARCHITECTURE section 15).
+	// instead of every entry (docs/architecture.md, section 3).
 	IndexSnapshot bool
 	// BasePath is a path prefix the Lambda runner strips from requests (an API Gateway custom
 	// domain's mapping path, e.g. /cms); "" = none.

@@ -8,7 +8,7 @@ import (
 	"cms/handlers/authn"
 )
 
-// The three authentication contracts of spec section Authentication item 9 are chosen here by
+// The three pluggable authentication contracts (README, auth.* keys) are chosen here by
 // their configured names, with an explicit switch (no registry): auth.driver (credential
 // validation), auth.store (sessions) and auth.provider (users). config.Load already refuses
 // unknown names; the switches refuse them again so a Config built by hand cannot slip through.
