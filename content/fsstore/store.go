@@ -5,7 +5,8 @@
 // escape it. Writes are atomic and serialised per path. Entry metadata is kept in an in-memory
 // index so list, filter and sort never touch the disk; changes made by hand while the service runs
 // are picked up through file-system notifications (or polling where those are unavailable) on the
-// next request, without re-reading every file.
+// next request, without re-reading every file. That index, its snapshot and the watcher are in
+// internal/index, behind the API its package comment describes.
 package fsstore
 
 import (

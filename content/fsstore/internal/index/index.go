@@ -160,7 +160,7 @@ func (s *Index) Ensure(c string) error {
 
 // Written re-reads entries of c that the store just wrote, renamed or removed, and publishes the
 // change to other processes.
-func (s *Index) Written(c string, slug string) error {
+func (s *Index) Written(c, slug string) error {
 	ix, err := s.index(c)
 	if err != nil {
 		return err
