@@ -27,7 +27,7 @@ type definitions struct {
 }
 
 func (s *Store) definitions() *definitions {
-	s.checkPoll()
+	s.ix.Poll()
 	// A snapshot is current while no invalidation happened since its load began: comparing one
 	// counter cannot pair a stale snapshot with a cleared flag, as two separate reads could.
 	if d := s.defs.Load(); d != nil && d.epoch == s.defsEpoch.Load() {
@@ -50,7 +50,7 @@ func (s *Store) definitions() *definitions {
 // the generation file) to do the same.
 func (s *Store) invalidateDefinitions() {
 	s.defsEpoch.Add(1)
-	s.publishDefs()
+	s.ix.PublishDefs()
 }
 
 // yamlFiles lists *.yaml / *.yml files of a resources folder as handle -> relative path.

@@ -16,6 +16,7 @@ package fsstore
 // A store that cannot write (a frontend on a read-only mount) hides the old file of a rename whose
 // new file is complete, so it serves the entry under one slug, the new one, as a writer will once
 // it resolves the record. It re-reads the records whenever it applies file changes or rescans.
+// The record format and that read side are in internal/index (renames.go).
 
 import (
 	"crypto/sha256"
@@ -24,32 +25,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
-	"strings"
-	"sync"
-	"sync/atomic"
 
 	"cms/content"
+	"cms/content/fsstore/internal/index"
 	"cms/content/internal/atomicfile"
 )
-
-// RenamesDir holds the intent records of renames in progress, relative to the site folder.
-const RenamesDir = ".cms/renames"
-
-// errRenamedAway stands for an entry file a read-only store hides: an interrupted rename moved it.
-var errRenamedAway = errors.New("entry was renamed; its old file is left over from an interrupted rename")
-
-// renameIntent is the record of one rename.
-type renameIntent struct {
-	V          int    `json:"v"`
-	Collection string `json:"collection"`
-	From       string `json:"from"`
-	To         string `json:"to"`
-	OldHash    string `json:"oldHash"` // SHA-256 of the file under From when the rename started
-	NewHash    string `json:"newHash"` // SHA-256 of the file written under To
-}
-
-func renameIntentPath(c, from string) string { return path.Join(RenamesDir, c+"."+from+".json") }
 
 // renameEntryFile moves the entry c/from, whose file has hash oldHash, to c/to with content raw.
 // The caller holds the locks of both paths.
@@ -62,8 +42,8 @@ func (s *Store) renameEntryFile(op, c, from, to, oldHash string, raw []byte) err
 		return conflict()
 	}
 	sum := sha256.Sum256(raw)
-	ip := renameIntentPath(c, from)
-	rec, err := json.Marshal(renameIntent{V: 1, Collection: c, From: from, To: to, OldHash: oldHash, NewHash: hex.EncodeToString(sum[:])})
+	ip := index.RenameIntentPath(c, from)
+	rec, err := json.Marshal(index.RenameIntent{V: 1, Collection: c, From: from, To: to, OldHash: oldHash, NewHash: hex.EncodeToString(sum[:])})
 	if err != nil {
 		return content.Internalf(op, ip, err)
 	}
@@ -98,64 +78,10 @@ func (s *Store) dropRenameIntent(ip string) {
 	}
 }
 
-// renameIntents reads the records of unfinished renames, in name order. A record that cannot be
-// read or names an impossible rename is returned as a problem with its file.
-func (s *Store) renameIntents() (recs []renameIntent, files []string, problems map[string]error) {
-	ents, err := fs.ReadDir(s.root.FS(), RenamesDir)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			s.log.Warn("cannot read the records of unfinished renames", "folder", RenamesDir, "err", err)
-		}
-		return nil, nil, nil
-	}
-	for _, de := range ents {
-		name := de.Name()
-		if de.IsDir() || strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".json") {
-			continue // temp files of the atomic writes are swept at start-up
-		}
-		p := path.Join(RenamesDir, name)
-		var in renameIntent
-		raw, err := s.root.ReadFile(p)
-		if err == nil {
-			err = json.Unmarshal(raw, &in)
-		}
-		if err == nil && (in.V != 1 || !content.ValidHandle(in.Collection) || !content.ValidHandle(in.From) ||
-			!content.ValidHandle(in.To) || in.From == in.To || p != renameIntentPath(in.Collection, in.From)) {
-			err = errors.New("not a rename record of this version")
-		}
-		if err != nil {
-			if problems == nil {
-				problems = map[string]error{}
-			}
-			problems[p] = err
-			continue
-		}
-		recs, files = append(recs, in), append(files, p)
-	}
-	return recs, files, problems
-}
-
-// renameDone reports whether the new file of a rename holds exactly what the rename wrote, and
-// whether the old file still holds exactly what it held when the rename started.
-func (s *Store) renameDone(in renameIntent) (newComplete, oldUnchanged bool) {
-	return s.fileHash(s.entryPath(in.Collection, in.To)) == in.NewHash,
-		s.fileHash(s.entryPath(in.Collection, in.From)) == in.OldHash
-}
-
-// fileHash is the hex SHA-256 of a site-relative file, or "" when it cannot be read.
-func (s *Store) fileHash(p string) string {
-	raw, err := s.root.ReadFile(p)
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:])
-}
-
 // resolveRenames finishes or undoes the renames a killed process left half done. Writable
 // stores call it when they open, before indexing.
 func (s *Store) resolveRenames() {
-	recs, files, problems := s.renameIntents()
+	recs, files, problems := index.RenameIntents(s.root, s.log)
 	sync := atomicfile.Options{NoSync: s.opts.NoSync}
 	for p, err := range problems {
 		// Nothing can be decided from it; both files, if there are two, stay for a person to sort.
@@ -164,7 +90,7 @@ func (s *Store) resolveRenames() {
 	}
 	for i, in := range recs {
 		oldPath := s.entryPath(in.Collection, in.From)
-		newComplete, oldUnchanged := s.renameDone(in)
+		newComplete, oldUnchanged := in.Done(s.root, s.opts.ContentDir)
 		from, to := in.Collection+"/"+in.From, in.Collection+"/"+in.To
 		switch {
 		case newComplete && oldUnchanged:
@@ -185,81 +111,5 @@ func (s *Store) resolveRenames() {
 			s.log.Info("undid an interrupted rename; the entry keeps its old slug", "from", from, "to", to)
 		}
 		s.dropRenameIntent(files[i])
-	}
-}
-
-// renameView is what a read-only store hides: "collection/slug" -> hash of the old file of an
-// interrupted rename whose new file is complete.
-type renameView struct {
-	hide map[string]string
-}
-
-// renameState holds the renameView of a read-only store, loaded on first use.
-type renameState struct {
-	once sync.Once
-	view atomic.Pointer[renameView]
-}
-
-func (s *Store) readRenameView() *renameView {
-	v := &renameView{}
-	recs, _, _ := s.renameIntents()
-	for _, in := range recs {
-		if newComplete, _ := s.renameDone(in); newComplete {
-			if v.hide == nil {
-				v.hide = map[string]string{}
-			}
-			v.hide[in.Collection+"/"+in.From] = in.OldHash
-		}
-	}
-	return v
-}
-
-// renamedAway reports whether the entry c/slug, whose file has hash hash, is the left-over old
-// file of an interrupted rename that a read-only store must not serve. Writable stores resolved
-// every record when they opened and never hide anything.
-func (s *Store) renamedAway(c, slug, hash string) bool {
-	if !s.opts.ReadOnly {
-		return false
-	}
-	s.renames.once.Do(func() {
-		if s.renames.view.Load() == nil {
-			s.renames.view.CompareAndSwap(nil, s.readRenameView())
-		}
-	})
-	v := s.renames.view.Load()
-	if v == nil {
-		return false
-	}
-	old, ok := v.hide[c+"/"+slug]
-	return ok && old == hash
-}
-
-// refreshRenames re-reads the rename records of a read-only store and drops from the index the
-// old entries of renames that completed since the last read. It runs before file changes are
-// applied, so the new file of a rename is not shown beside its old one.
-func (s *Store) refreshRenames() {
-	if !s.opts.ReadOnly {
-		return
-	}
-	v := s.readRenameView()
-	prev := s.renames.view.Swap(v)
-	for key, hash := range v.hide {
-		if prev != nil && prev.hide[key] == hash {
-			continue
-		}
-		c, slug, _ := strings.Cut(key, "/")
-		s.collMu.RLock()
-		ix := s.colls[c]
-		s.collMu.RUnlock()
-		if ix == nil {
-			continue // indexed later, through readIndexedIn, which hides it
-		}
-		ix.mu.Lock()
-		// Its file did not change, so a re-index would keep it: drop it by its content.
-		if cur := ix.entries[slug]; cur != nil && cur.e.Hash == hash {
-			delete(ix.entries, slug)
-			ix.changed(s)
-		}
-		ix.mu.Unlock()
 	}
 }

@@ -5,7 +5,8 @@
 // escape it. Writes are atomic and serialised per path. Entry metadata is kept in an in-memory
 // index so list, filter and sort never touch the disk; changes made by hand while the service runs
 // are picked up through file-system notifications (or polling where those are unavailable) on the
-// next request, without re-reading every file.
+// next request, without re-reading every file. That index, its snapshot and the watcher are in
+// internal/index, behind the API its package comment describes.
 package fsstore
 
 import (
@@ -25,14 +26,19 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/fsstore/internal/index"
 	"cms/content/internal/atomicfile"
 )
 
 // Watch modes.
 const (
-	WatchNotify = "notify" // file-system notifications (default); falls back to polling
-	WatchPoll   = "poll"   // stat-based checks at most once per PollInterval
-	WatchNone   = "none"   // only this process's own writes are seen (tests, read-only replicas)
+	WatchNotify = index.WatchNotify // file-system notifications (default); falls back to polling
+	WatchPoll   = index.WatchPoll   // stat-based checks at most once per PollInterval
+	WatchNone   = index.WatchNone   // only this process's own writes are seen (tests, read-only replicas)
+	// WatchGeneration is the watch mode of Lambda functions: no watcher and no goroutines; the
+	// index is loaded on first use (from the snapshot) and Refresh, called once per request, picks
+	// up what writer processes published. It requires Options.Snapshot.
+	WatchGeneration = index.WatchGeneration
 )
 
 // Options configure a Store. Folder options are slash-separated paths relative to Dir.
@@ -69,37 +75,26 @@ type Store struct {
 	log  *slog.Logger
 	now  func() time.Time
 
-	gen atomic.Uint64 // bumped on every change seen; versions below are values of gen
+	// ix is the entry index, its snapshot and the watcher (internal/index); its generation
+	// grows with every change seen, and the versions below are values of it.
+	ix *index.Index
 
 	defsMu    sync.Mutex
 	defs      atomic.Pointer[definitions]
 	defsEpoch atomic.Uint64 // bumped by every invalidation; a cache is current while it matches
-
-	collMu sync.RWMutex
-	colls  map[string]*collIndex
-
-	pendMu  sync.Mutex
-	pending map[string]map[string]bool // collection -> slug ("" = whole folder)
-	pendN   atomic.Int64
 
 	usersMu    sync.Mutex
 	users      atomic.Pointer[userCache]
 	usersEpoch atomic.Uint64
 
 	locks [256]sync.Mutex
-	bufs  sync.Pool // *[]byte read buffers for indexing entry files
 
 	problemsMu sync.Mutex
 	problems   map[string]string // file -> problem last logged
 	navBoth    sync.Map          // navigation file -> hash of the version whose url+entry items were logged
 
-	snap *snapState // nil without Options.Snapshot
-
-	renames renameState // interrupted renames a read-only store hides (rename.go)
-
-	watcher *watcher
-	closed  chan struct{}
-	wg      sync.WaitGroup
+	closed chan struct{}
+	wg     sync.WaitGroup // background sweep
 }
 
 // Open opens the store on opts.Dir, loads definitions and builds the entry index.
@@ -155,28 +150,27 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		root:     root,
 		log:      opts.Log,
 		now:      opts.Now,
-		colls:    make(map[string]*collIndex),
-		pending:  make(map[string]map[string]bool),
 		problems: make(map[string]string),
 		closed:   make(chan struct{}),
 	}
-	s.gen.Store(1)
-	if opts.Snapshot {
-		s.snap = &snapState{}
-	}
+	s.ix = index.New(index.Config{
+		Root: root, Dir: opts.Dir,
+		ContentDir: opts.ContentDir, ResourcesDir: opts.ResourcesDir, UsersDir: opts.UsersDir,
+		ReadOnly: opts.ReadOnly, Watch: opts.Watch, PollInterval: opts.PollInterval,
+		NoSync: opts.NoSync, Snapshot: opts.Snapshot, Log: opts.Log, Now: opts.Now,
+		Collections:  s.Collections,
+		Collection:   s.Collection,
+		DefsChanged:  func() { s.defsEpoch.Add(1) },
+		UsersChanged: func() { s.usersEpoch.Add(1) },
+		Problem:      s.problem,
+		Resolved:     s.resolved,
+	})
 	if !opts.ReadOnly {
 		s.resolveRenames() // before anything reads the entry files
 	}
-	if opts.Watch != WatchNone && opts.Watch != WatchGeneration {
-		s.startWatching()
-	}
-	// WatchGeneration (Lambda) loads the index on first use: functions that never list entries
-	// (auth, health, ...) then never read it.
-	if opts.Watch != WatchGeneration {
-		if err := s.loadAllIndexes(ctx); err != nil {
-			s.Close()
-			return nil, err
-		}
+	if err := s.ix.Load(ctx); err != nil {
+		s.Close()
+		return nil, err
 	}
 	if !opts.ReadOnly {
 		s.wg.Add(1)
@@ -193,11 +187,8 @@ func (s *Store) Close() error {
 	default:
 	}
 	close(s.closed)
-	if s.watcher != nil {
-		s.watcher.close()
-	}
 	s.wg.Wait()
-	s.closeSnapshot()
+	s.ix.Close()
 	return s.root.Close()
 }
 
@@ -212,13 +203,9 @@ func (s *Store) ReadOnly() bool { return s.opts.ReadOnly }
 func (s *Store) Root() *os.Root { return s.root }
 
 // Generation returns a number that grows whenever any content or definition changes.
-func (s *Store) Generation() uint64 {
-	s.applyPending()
-	s.checkPoll()
-	return s.gen.Load()
-}
+func (s *Store) Generation() uint64 { return s.ix.Changed() }
 
-func (s *Store) bump() uint64 { return s.gen.Add(1) }
+func (s *Store) bump() uint64 { return s.ix.Bump() }
 
 // Paths relative to the site folder.
 func (s *Store) contentPath(p ...string) string {
@@ -285,7 +272,7 @@ func (s *Store) writeFile(p string, data []byte, perm fs.FileMode, exclusive boo
 	if err != nil {
 		return content.Internalf(op, p, err)
 	}
-	s.noteFile(p)
+	s.ix.NoteFile(p)
 	return nil
 }
 
@@ -301,7 +288,7 @@ func (s *Store) removeFile(p string) error {
 		}
 		return content.Internalf(op, p, err)
 	}
-	s.noteFile(p)
+	s.ix.NoteFile(p)
 	return nil
 }
 

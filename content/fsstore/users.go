@@ -23,7 +23,7 @@ type userCache struct {
 const usersLock = "\x00users"
 
 func (s *Store) userCache() *userCache {
-	s.checkPoll()
+	s.ix.Poll()
 	// Current while no invalidation happened since its load began (see definitions).
 	if c := s.users.Load(); c != nil && c.epoch == s.usersEpoch.Load() {
 		return c
@@ -180,7 +180,7 @@ func (s *Store) CreateUser(u *content.User) error {
 		return content.Internalf(op, p, err)
 	}
 	s.usersEpoch.Add(1)
-	s.publish(change{users: true})
+	s.ix.PublishUsers()
 	return nil
 }
 
@@ -260,7 +260,7 @@ func (s *Store) UpdateUser(id, wantHash string, edit func(u *content.User) error
 		return nil, "", content.Internalf(op, p, err)
 	}
 	s.usersEpoch.Add(1)
-	s.publish(change{users: true})
+	s.ix.PublishUsers()
 	return cloneUser(u), hashBytes(raw), nil
 }
 
@@ -289,7 +289,7 @@ func (s *Store) DeleteUserIf(id string, check func(u *content.User) error) error
 		err := atomicfile.Remove(s.root, path.Join(s.opts.UsersDir, id+ext), atomicfile.Options{NoSync: s.opts.NoSync})
 		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			s.usersEpoch.Add(1)
-			s.publish(change{users: true})
+			s.ix.PublishUsers()
 			if err != nil {
 				return content.Internalf(op, id, err)
 			}

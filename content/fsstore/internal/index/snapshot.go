@@ -1,6 +1,6 @@
-package fsstore
+package index
 
-// Index snapshot and generation file (ARCHITECTURE section 15).
+// Index snapshot and generation file (docs/architecture.md, section 3).
 //
 // Over EFS every file read costs about a quarter of a millisecond, so a process must not parse
 // every entry file when it starts. With Options.Snapshot a store keeps two derived files under
@@ -57,7 +57,7 @@ const (
 
 // WatchGeneration is the watch mode of Lambda functions: no watcher and no goroutines; the index
 // is loaded on first use (from the snapshot) and Refresh, called once per request, picks up what
-// writer processes published. It requires Options.Snapshot.
+// writer processes published. It requires Config.Snapshot.
 const WatchGeneration = "generation"
 
 // SnapshotDelay is how long a writer waits after a change before rewriting the snapshot, so a
@@ -86,8 +86,8 @@ type genChange struct {
 	S string `json:"s,omitempty"`
 }
 
-// IndexInfo describes where the entry index came from; health checks and tests read it.
-type IndexInfo struct {
+// Info describes where the entry index came from; health checks and tests read it.
+type Info struct {
 	Loaded             bool     `json:"loaded"`       // the index has been built
 	FromSnapshot       bool     `json:"fromSnapshot"` // it started from the snapshot file
 	SnapshotGeneration uint64   `json:"snapshotGeneration"`
@@ -97,7 +97,7 @@ type IndexInfo struct {
 	Reloads            int      `json:"reloads"`             // snapshot reloads after start
 }
 
-// snapState is the snapshot bookkeeping of a store with Options.Snapshot.
+// snapState is the snapshot bookkeeping of an index with Config.Snapshot.
 type snapState struct {
 	mu      sync.Mutex  // serialises loading, refreshing, publishing and snapshot writes
 	loaded  atomic.Bool // read without mu by index(), so it never waits once loaded
@@ -106,7 +106,7 @@ type snapState struct {
 	defs    uint64      // last definitions generation seen
 	users   uint64      // last users generation seen
 	seen    fs.FileInfo // generation file last processed; nil when there was none
-	info    IndexInfo
+	info    Info
 	warned  string // last generation-file problem logged
 
 	dirty atomic.Bool // the index changed since the last snapshot write
@@ -114,17 +114,17 @@ type snapState struct {
 	// rescan from the files, or a file watcher): the next snapshot then gets a new generation,
 	// so readers reload it instead of assuming it only folds changes they applied.
 	unpublished atomic.Bool
-	pendingDefs atomic.Bool // a definitions change waits to be published (publishDefs)
+	pendingDefs atomic.Bool // a definitions change waits to be published (PublishDefs)
 	timerMu     sync.Mutex
 	timer       *time.Timer
 }
 
-func (s *Store) snapWriter() bool { return s.snap != nil && !s.opts.ReadOnly }
+func (s *Index) snapWriter() bool { return s.snap != nil && !s.opts.ReadOnly }
 
-// IndexInfo reports where the entry index came from (zero without Options.Snapshot).
-func (s *Store) IndexInfo() IndexInfo {
+// Info reports where the entry index came from (zero without Config.Snapshot).
+func (s *Index) Info() Info {
 	if s.snap == nil {
-		return IndexInfo{}
+		return Info{}
 	}
 	s.snap.mu.Lock()
 	defer s.snap.mu.Unlock()
@@ -138,7 +138,7 @@ func (s *Store) IndexInfo() IndexInfo {
 
 // ensureIndex loads the whole entry index once: from the snapshot where it is valid, from the
 // files otherwise.
-func (s *Store) ensureIndex(ctx context.Context) error {
+func (s *Index) ensureIndex(ctx context.Context) error {
 	s.snap.mu.Lock()
 	defer s.unlockSnap()
 	if s.snap.loaded.Load() || s.snap.closed {
@@ -148,7 +148,7 @@ func (s *Store) ensureIndex(ctx context.Context) error {
 }
 
 // readGen reads the generation file. A missing file gives a zero document and a nil FileInfo.
-func (s *Store) readGen() (genDoc, fs.FileInfo, error) {
+func (s *Index) readGen() (genDoc, fs.FileInfo, error) {
 	var g genDoc
 	f, err := s.root.Open(GenerationFile)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -176,7 +176,7 @@ func (s *Store) readGen() (genDoc, fs.FileInfo, error) {
 }
 
 // warnGen logs a generation-file problem once until it changes.
-func (s *Store) warnGen(err error) {
+func (s *Index) warnGen(err error) {
 	if msg := err.Error(); msg != s.snap.warned {
 		s.snap.warned = msg
 		s.log.Warn("generation file cannot be used; reloading everything it covers", "file", GenerationFile, "err", err)
@@ -184,7 +184,7 @@ func (s *Store) warnGen(err error) {
 }
 
 // dirMtime returns the modification time of a collection folder (0 when it is missing).
-func (s *Store) dirMtime(c string) int64 {
+func (s *Index) dirMtime(c string) int64 {
 	st, err := s.root.Stat(s.contentPath("collections", c))
 	if err != nil {
 		return 0
@@ -198,7 +198,7 @@ func orderSignature(c *content.Collection) string { return fmt.Sprint(query.Defa
 // generation file lists since the snapshot, and every other collection from its files. A writer
 // then rewrites the snapshot if any of it came from files: at once when write is set (the caller
 // does not hold the generation lock), else after SnapshotDelay.
-func (s *Store) loadLocked(ctx context.Context, write bool) error {
+func (s *Index) loadLocked(ctx context.Context, write bool) error {
 	const op = "fsstore.loadIndex"
 	start := time.Now()
 	s.snap.loaded.Store(false) // index() callers wait for the (re)load instead of building alone
@@ -229,11 +229,11 @@ func (s *Store) loadLocked(ctx context.Context, write bool) error {
 			fromSnap = true
 		}
 	}
-	info := IndexInfo{FromSnapshot: fromSnap, SnapshotGeneration: snapGen, Reloads: s.snap.info.Reloads}
+	info := Info{FromSnapshot: fromSnap, SnapshotGeneration: snapGen, Reloads: s.snap.info.Reloads}
 	fresh := make(map[string]*collIndex)
 	if fromSnap {
 		for _, sc := range colls {
-			coll, err := s.Collection(sc.handle)
+			coll, err := s.collection(sc.handle)
 			if err != nil {
 				continue // no longer defined
 			}
@@ -264,7 +264,7 @@ func (s *Store) loadLocked(ctx context.Context, write bool) error {
 			s.rescan(c)
 		}
 	}
-	for _, c := range s.Collections() {
+	for _, c := range s.collections() {
 		if _, ok := fresh[c.Handle]; ok {
 			continue
 		}
@@ -308,7 +308,7 @@ func (s *Store) loadLocked(ctx context.Context, write bool) error {
 // verifyInBackground compares every snapshot collection with its folder by file stamps, so edits
 // made while no process watched are picked up shortly after start. Only watching stores do this:
 // on Lambda a goroutine may be frozen between requests.
-func (s *Store) verifyInBackground(colls []snapColl) {
+func (s *Index) verifyInBackground(colls []snapColl) {
 	handles := make([]string, len(colls))
 	for i, c := range colls {
 		handles[i] = c.handle
@@ -328,7 +328,7 @@ func (s *Store) verifyInBackground(colls []snapColl) {
 }
 
 // applyChanges re-reads the entries listed with a generation above after.
-func (s *Store) applyChanges(changes []genChange, after uint64) {
+func (s *Index) applyChanges(changes []genChange, after uint64) {
 	for _, ch := range changes {
 		if ch.G <= after || !content.ValidHandle(ch.C) {
 			continue
@@ -349,7 +349,7 @@ func (s *Store) applyChanges(changes []genChange, after uint64) {
 // Refresh picks up what writer processes published, with one stat of the generation file when
 // nothing changed. The Lambda runner calls it once per request; it does nothing unless the watch
 // mode is WatchGeneration.
-func (s *Store) Refresh() {
+func (s *Index) Refresh() {
 	if s.snap == nil || s.opts.Watch != WatchGeneration {
 		return
 	}
@@ -367,8 +367,8 @@ func (s *Store) Refresh() {
 		s.warnGen(err)
 		// Nothing it says can be trusted: reload definitions, users and the index.
 		s.snap.seen = gi
-		s.defsEpoch.Add(1)
-		s.usersEpoch.Add(1)
+		s.opts.DefsChanged()
+		s.opts.UsersChanged()
 		if s.snap.loaded.Load() {
 			s.snap.info.Reloads++
 			if err := s.loadLocked(context.Background(), false); err != nil {
@@ -384,17 +384,17 @@ func (s *Store) Refresh() {
 
 // applyGenLocked brings the store up to a generation document another process wrote; exists is
 // false when there was no generation file (nothing to apply).
-func (s *Store) applyGenLocked(g genDoc, exists bool) {
+func (s *Index) applyGenLocked(g genDoc, exists bool) {
 	if !exists {
 		return
 	}
 	if g.Defs != s.snap.defs {
 		s.snap.defs = g.Defs
-		s.defsEpoch.Add(1)
+		s.opts.DefsChanged()
 	}
 	if g.Users != s.snap.users {
 		s.snap.users = g.Users
-		s.usersEpoch.Add(1)
+		s.opts.UsersChanged()
 	}
 	if s.snap.loaded.Load() && g.Generation != s.snap.applied {
 		if g.Generation < s.snap.applied || g.Snapshot > s.snap.applied {
@@ -423,7 +423,7 @@ func sameStamp(a, b fs.FileInfo) bool {
 }
 
 // lockGeneration takes the cross-process lock of the generation file.
-func (s *Store) lockGeneration() (unlock func(), err error) {
+func (s *Index) lockGeneration() (unlock func(), err error) {
 	if err := s.root.MkdirAll(path.Dir(generationLock), 0o755); err != nil {
 		return nil, err
 	}
@@ -448,7 +448,7 @@ type change struct {
 
 // publish records a change made by this process in the generation file, first applying what
 // other writers published since this process last looked.
-func (s *Store) publish(ch change) {
+func (s *Index) publish(ch change) {
 	if !s.snapWriter() {
 		return
 	}
@@ -463,7 +463,7 @@ func (s *Store) publish(ch change) {
 	}
 }
 
-func (s *Store) publishLocked(ch change) error {
+func (s *Index) publishLocked(ch change) error {
 	unlock, err := s.lockGeneration()
 	if err != nil {
 		return err
@@ -503,7 +503,7 @@ func (s *Store) publishLocked(ch change) error {
 }
 
 // writeGenLocked writes the generation file and records it as seen (this process is up to date).
-func (s *Store) writeGenLocked(g genDoc) error {
+func (s *Index) writeGenLocked(g genDoc) error {
 	raw, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -521,11 +521,11 @@ func (s *Store) writeGenLocked(g genDoc) error {
 	return nil
 }
 
-// publishDefs publishes a definitions change. It is reached from the file watcher and from
+// PublishDefs publishes a definitions change. It is reached from the file watcher and from
 // definitions() polling, which may run while this goroutine already holds snap.mu (loading the
 // index reads definitions), so it never waits for the lock: when the lock is busy the change is
 // left pending for the holder, which publishes it before releasing (unlockSnap).
-func (s *Store) publishDefs() {
+func (s *Index) PublishDefs() {
 	if !s.snapWriter() {
 		return
 	}
@@ -536,7 +536,7 @@ func (s *Store) publishDefs() {
 }
 
 // unlockSnap releases snap.mu after publishing a pending definitions change.
-func (s *Store) unlockSnap() {
+func (s *Index) unlockSnap() {
 	for {
 		if s.snap.pendingDefs.Swap(false) && !s.snap.closed {
 			if err := s.publishLocked(change{defs: true}); err != nil {
@@ -552,11 +552,11 @@ func (s *Store) unlockSnap() {
 }
 
 // publishEntries records changed entries of one collection.
-func (s *Store) publishEntries(c string, slugs ...string) { s.publish(change{coll: c, slugs: slugs}) }
+func (s *Index) publishEntries(c string, slugs ...string) { s.publish(change{coll: c, slugs: slugs}) }
 
-// noteFile publishes a write made through WriteFile or RemoveFile that other processes may
+// NoteFile publishes a write made through WriteFile or RemoveFile that other processes may
 // cache: definitions, users, or content documents (which only bump the generation).
-func (s *Store) noteFile(p string) {
+func (s *Index) NoteFile(p string) {
 	if !s.snapWriter() {
 		return
 	}
@@ -574,7 +574,7 @@ func (s *Store) noteFile(p string) {
 
 // snapshotChanged marks the index as changed since the last snapshot and schedules a rewrite.
 // It may be called with index locks held, so it takes only timerMu.
-func (s *Store) snapshotChanged() {
+func (s *Index) snapshotChanged() {
 	if !s.snapWriter() {
 		return
 	}
@@ -591,7 +591,7 @@ func (s *Store) snapshotChanged() {
 }
 
 // flushSnapshot is the delayed snapshot rewrite.
-func (s *Store) flushSnapshot() {
+func (s *Index) flushSnapshot() {
 	s.snap.timerMu.Lock()
 	s.snap.timer = nil
 	s.snap.timerMu.Unlock()
@@ -608,14 +608,11 @@ func (s *Store) flushSnapshot() {
 // WriteSnapshot compares every collection with its files (by file stamps, so an edit that a copy
 // made in place is found too), writes the index snapshot and announces it with a new
 // generation, so running readers reload it. `cms snapshot` runs it after a site folder was
-// copied into place.
-func (s *Store) WriteSnapshot(ctx context.Context) error {
+// copied into place. The store refuses it when read-only.
+func (s *Index) WriteSnapshot(ctx context.Context) error {
 	const op = "fsstore.WriteSnapshot"
 	if s.snap == nil {
 		return content.Invalidf(op, "the store was opened without Options.Snapshot")
-	}
-	if err := s.writable(op); err != nil {
-		return err
 	}
 	s.snap.mu.Lock()
 	defer s.unlockSnap()
@@ -624,7 +621,7 @@ func (s *Store) WriteSnapshot(ctx context.Context) error {
 			return err
 		}
 	}
-	for _, c := range s.Collections() {
+	for _, c := range s.collections() {
 		s.rescan(c.Handle)
 	}
 	s.snap.unpublished.Store(true)
@@ -636,7 +633,7 @@ func (s *Store) WriteSnapshot(ctx context.Context) error {
 
 // writeSnapshotLocked writes the snapshot and a generation file that points at it. It holds the
 // generation lock throughout, so no other writer publishes a change the snapshot would claim.
-func (s *Store) writeSnapshotLocked() error {
+func (s *Index) writeSnapshotLocked() error {
 	unlock, err := s.lockGeneration()
 	if err != nil {
 		return err
@@ -662,7 +659,7 @@ func (s *Store) writeSnapshotLocked() error {
 		return err
 	}
 	var colls []snapColl
-	for _, c := range s.Collections() {
+	for _, c := range s.collections() {
 		ix, err := s.index(c.Handle)
 		if err != nil {
 			return failed(err)
@@ -706,7 +703,7 @@ func (s *Store) writeSnapshotLocked() error {
 }
 
 // closeSnapshot writes a pending snapshot and stops the timer; Close calls it.
-func (s *Store) closeSnapshot() {
+func (s *Index) closeSnapshot() {
 	if s.snap == nil {
 		return
 	}

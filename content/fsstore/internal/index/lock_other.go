@@ -1,6 +1,6 @@
 //go:build !unix
 
-package fsstore
+package index
 
 import "os"
 

@@ -1,4 +1,4 @@
-package fsstore
+package index
 
 import (
 	"crypto/sha256"
@@ -32,7 +32,7 @@ func (w *watcher) close() {
 	}
 }
 
-func (s *Store) startWatching() {
+func (s *Index) startWatching() {
 	s.watcher = &watcher{sigs: map[string][32]byte{}}
 	if s.opts.Watch == WatchPoll {
 		s.watcher.polling = true
@@ -55,7 +55,7 @@ func (s *Store) startWatching() {
 }
 
 // watchTree adds a notification watch on dir and every folder below it.
-func (s *Store) watchTree(dir string) {
+func (s *Index) watchTree(dir string) {
 	_ = fs.WalkDir(s.root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // missing folders are watched once they appear, via their parent
@@ -81,7 +81,7 @@ func (s *Store) watchTree(dir string) {
 	}
 }
 
-func (s *Store) watchLoop() {
+func (s *Index) watchLoop() {
 	defer s.wg.Done()
 	for {
 		select {
@@ -106,7 +106,7 @@ func (s *Store) watchLoop() {
 	}
 }
 
-func (s *Store) onEvent(ev fsnotify.Event) {
+func (s *Index) onEvent(ev fsnotify.Event) {
 	rel, err := filepath.Rel(s.opts.Dir, ev.Name)
 	if err != nil {
 		return
@@ -126,7 +126,7 @@ func (s *Store) onEvent(ev fsnotify.Event) {
 		s.invalidateDefinitions()
 	case under(rel, s.opts.UsersDir) || s.opts.UsersDir == rel:
 		if !strings.HasPrefix(base, ".") {
-			s.usersEpoch.Add(1)
+			s.opts.UsersChanged()
 		}
 	case under(rel, s.contentPath("collections")):
 		parts := strings.Split(strings.TrimPrefix(rel, s.contentPath("collections")+"/"), "/")
@@ -143,7 +143,7 @@ func (s *Store) onEvent(ev fsnotify.Event) {
 
 func under(p, dir string) bool { return strings.HasPrefix(p, dir+"/") }
 
-func (s *Store) addPending(c, slug string) {
+func (s *Index) addPending(c, slug string) {
 	s.pendMu.Lock()
 	m := s.pending[c]
 	if m == nil {
@@ -157,9 +157,9 @@ func (s *Store) addPending(c, slug string) {
 	s.pendMu.Unlock()
 }
 
-func (s *Store) markAllDirty() {
+func (s *Index) markAllDirty() {
 	s.invalidateDefinitions()
-	s.usersEpoch.Add(1)
+	s.opts.UsersChanged()
 	s.collMu.RLock()
 	for c := range s.colls {
 		s.addPending(c, "")
@@ -168,7 +168,7 @@ func (s *Store) markAllDirty() {
 }
 
 // applyPending applies queued notifications: it is called at the start of each read.
-func (s *Store) applyPending() {
+func (s *Index) applyPending() {
 	if s.pendN.Load() == 0 {
 		return
 	}
@@ -196,7 +196,7 @@ func (s *Store) applyPending() {
 }
 
 // primePoll records the current signatures so the first poll only reports real changes.
-func (s *Store) primePoll() {
+func (s *Index) primePoll() {
 	s.watcher.lastPoll.Store(s.now().UnixNano())
 	for _, dir := range []string{s.opts.ResourcesDir, s.opts.UsersDir} {
 		s.watcher.sigs[dir] = s.treeSignature(dir)
@@ -204,7 +204,7 @@ func (s *Store) primePoll() {
 }
 
 // checkPoll, in polling mode, looks for changes at most once per PollInterval.
-func (s *Store) checkPoll() {
+func (s *Index) checkPoll() {
 	w := s.watcher
 	if w == nil || !w.polling {
 		return
@@ -224,7 +224,7 @@ func (s *Store) checkPoll() {
 	}
 	if sig := s.treeSignature(s.opts.UsersDir); sig != w.sigs[s.opts.UsersDir] {
 		w.sigs[s.opts.UsersDir] = sig
-		s.usersEpoch.Add(1)
+		s.opts.UsersChanged()
 	}
 	s.collMu.RLock()
 	colls := make([]string, 0, len(s.colls))
@@ -238,7 +238,7 @@ func (s *Store) checkPoll() {
 }
 
 // treeSignature hashes names, sizes and modification times of every file under dir.
-func (s *Store) treeSignature(dir string) [32]byte {
+func (s *Index) treeSignature(dir string) [32]byte {
 	h := sha256.New()
 	_ = fs.WalkDir(s.root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -1,4 +1,4 @@
-package fsstore
+package index
 
 import (
 	"encoding/binary"
