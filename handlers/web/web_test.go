@@ -20,6 +20,15 @@ type depth struct {
 	ActualDepth int `json:"actualDepth"`
 }
 
+type refs struct {
+	References []string `json:"references"`
+}
+
+type clash struct {
+	Code  string `json:"code"`
+	Extra int    `json:"extra"`
+}
+
 func TestWriteError(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -41,6 +50,18 @@ func TestWriteError(t *testing.T) {
 		{"plain error", errors.New("boom"), 500, `{"error":{"code":"INTERNAL_ERROR","message":"An unexpected error occurred"}}`},
 		{"transport error", &web.Error{Status: 429, Code: "RATE_LIMITED", Message: "slow down", Header: http.Header{"Retry-After": {"7"}}}, 429, `{"error":{"code":"RATE_LIMITED","message":"slow down"}}`},
 		{"hook unavailable", &content.Error{Kind: content.Unavailable, Code: "HOOK_UNAVAILABLE", Message: "hook x is not installed"}, 503, `{"error":{"code":"HOOK_UNAVAILABLE","message":"hook x is not installed"}}`},
+		{"fields and details together", &content.Error{Kind: content.Invalid, Code: "INVALID_ENTRY_REFERENCE", Message: "bad refs",
+			Fields: map[string][]string{"items[0].entry": {"no such entry"}}, Details: refs{References: []string{"blog/x"}}},
+			422, `{"error":{"code":"INVALID_ENTRY_REFERENCE","details":{"fieldErrors":{"items[0].entry":["no such entry"]},"references":["blog/x"]},"fields":{"items[0].entry":["no such entry"]},"message":"bad refs","references":["blog/x"]}}`},
+		{"transport error with details", &web.Error{Status: 413, Code: "PAYLOAD_TOO_LARGE", Message: "big", Details: content.LimitDetails{Limit: 9}},
+			413, `{"error":{"code":"PAYLOAD_TOO_LARGE","details":{"limit":9},"limit":9,"message":"big"}}`},
+		{"a fact never replaces the error's own members", &content.Error{Kind: content.Conflict, Message: "dup", Details: clash{Code: "X", Extra: 1}},
+			409, `{"error":{"code":"CONFLICT","details":{"code":"X","extra":1},"extra":1,"message":"dup"}}`},
+		{"facts that are not an object", &content.Error{Kind: content.Conflict, Message: "dup", Details: []int{1, 2}},
+			409, `{"error":{"code":"CONFLICT","details":[1,2],"message":"dup"}}`},
+		{"internal drops its facts", &content.Error{Kind: content.Internal, Message: "/secret", Details: content.LimitDetails{Limit: 9}},
+			500, `{"error":{"code":"INTERNAL_ERROR","message":"An unexpected error occurred"}}`},
+		{"empty message gets the status text", &content.Error{Kind: content.NotFound}, 404, `{"error":{"code":"NOT_FOUND","message":"Not Found"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
