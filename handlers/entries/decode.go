@@ -146,19 +146,6 @@ func validHash(s string) bool {
 	return true
 }
 
-// parseIfMatch returns the hash named by an If-Match header: one strong entity tag, quoted as
-// the ETag is sent (a bare hash is accepted too).
-func parseIfMatch(h string) (string, bool) {
-	h = strings.TrimSpace(h)
-	if len(h) >= 2 && h[0] == '"' && h[len(h)-1] == '"' {
-		h = h[1 : len(h)-1]
-	}
-	if !validHash(h) {
-		return "", false
-	}
-	return strings.ToLower(h), true
-}
-
 // fieldName bounds a client-chosen key before it is used as a field name in an error.
 func fieldName(k string) string {
 	if k == "" {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"cms/content"
 	"cms/content/access"
@@ -213,7 +212,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
-	if inm := r.Header.Get("If-None-Match"); inm != "" && etagListHas(inm, etag) {
+	if web.NoneMatch(r, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -232,16 +231,4 @@ func writeData(w http.ResponseWriter, status int, body []byte) {
 	_, _ = io.WriteString(w, `{"data":`)
 	_, _ = w.Write(body)
 	_, _ = io.WriteString(w, "}")
-}
-
-// etagListHas reports whether an If-None-Match list names etag (weak comparison, as RFC 9110
-// asks for If-None-Match).
-func etagListHas(list, etag string) bool {
-	for part := range strings.SplitSeq(list, ",") {
-		p := strings.TrimPrefix(strings.TrimSpace(part), "W/")
-		if p == "*" || p == etag {
-			return true
-		}
-	}
-	return false
 }

@@ -18,7 +18,6 @@ const (
 	msgSlugUnusable  = "Could not derive a slug from the title: give a slug made of letters, digits, '-' and '_'"
 	msgHashRequired  = "contentHash is required"
 	msgHashMismatch  = "contentHash and If-Match name different versions"
-	msgHashIfMatch   = "If-Match must be one quoted contentHash, as sent in the ETag"
 	msgInvalid       = "Entry data is invalid"
 )
 
@@ -128,15 +127,16 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	hash := in.ContentHash
-	if im := r.Header.Get("If-Match"); im != "" {
-		switch h, ok := parseIfMatch(im); {
-		case !ok:
-			fe.Add("contentHash", msgHashIfMatch)
-		case hash != "" && hash != h:
-			fe.Add("contentHash", msgHashMismatch)
-		default:
-			hash = h
-		}
+	im, err := web.IfMatch(r)
+	if err != nil {
+		return err
+	}
+	switch {
+	case im == "":
+	case hash != "" && hash != im:
+		fe.Add("contentHash", msgHashMismatch)
+	default:
+		hash = im
 	}
 	if hash == "" && len(fe["contentHash"]) == 0 {
 		fe.Add("contentHash", msgHashRequired)

@@ -294,17 +294,34 @@ func TestClientAddress(t *testing.T) {
 	}
 }
 
+// IfMatch is the one reader of If-Match, for entries as for every other resource with an ETag.
 func TestIfMatchAndNoneMatch(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		header, want string
 		bad          bool
-	}{{"", "", false}, {"*", "", false}, {`"abc"`, "abc", false}, {`W/"abc"`, "abc", false}, {"abc", "", true}, {`"a","b"`, "", true}} {
+	}{
+		{"", "", false},
+		{"*", "", false},   // any version: no check
+		{" * ", "", false}, // spaces around are not part of it
+		{`"abc"`, "abc", false},
+		{`W/"abc"`, "abc", false}, // a proxy that compresses weakens the ETag it passes on
+		{` "abc" `, "abc", false},
+		{"abc", "", true}, // a bare hash is not an ETag
+		{`""`, "", true},
+		{`W/`, "", true},
+		{`"a","b"`, "", true}, // one version, not a list
+		{`"a"b"`, "", true},
+		{`"abc`, "", true},
+	} {
 		r := httptest.NewRequest("PUT", "/", nil)
 		r.Header.Set("If-Match", tt.header)
 		got, err := web.IfMatch(r)
 		if (err != nil) != tt.bad || got != tt.want {
 			t.Errorf("IfMatch(%q) = %q, %v", tt.header, got, err)
+		}
+		if we, ok := errors.AsType[*web.Error](err); tt.bad && (!ok || we.Status != http.StatusBadRequest) {
+			t.Errorf("IfMatch(%q) error = %v, want a 400", tt.header, err)
 		}
 	}
 	r := httptest.NewRequest("GET", "/", nil)
