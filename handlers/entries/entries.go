@@ -77,12 +77,6 @@ type Deps struct {
 	BodyLimit int64
 }
 
-// Limits of the list query.
-const (
-	DefaultLimit = 50
-	MaxLimit     = 500
-)
-
 type api struct {
 	Deps
 	cache *fragCache

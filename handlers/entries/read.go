@@ -153,40 +153,20 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// parseListQuery reads status, sort, filter, limit and offset. Anything malformed is a 400 that
-// says what was wrong; unknown parameters are ignored.
+// parseListQuery reads the list parameters every entry list takes ([web.ListQuery]) and status.
+// Anything malformed is a 400 that says what was wrong; unknown parameters are ignored.
 func parseListQuery(r *http.Request) (query.Query, error) {
-	v := r.URL.Query()
-	var q query.Query
-	for _, name := range []string{"status", "sort", "filter", "limit", "offset"} {
-		if len(v[name]) > 1 {
-			return q, web.BadRequest("%s may be given only once", name)
-		}
+	q, err := web.ListQuery(r)
+	if err != nil {
+		return q, err
 	}
-	switch s := v.Get("status"); s {
-	case "", content.StatusPublished, content.StatusDraft:
+	switch s, err := web.QueryParam(r.URL.Query(), "status"); {
+	case err != nil:
+		return q, err
+	case s == "", s == content.StatusPublished, s == content.StatusDraft:
 		q.Status = s
 	default:
 		return q, web.BadRequest("status must be published or draft, got %q", shorten(s))
-	}
-	var err error
-	if s := v.Get("limit"); s != "" {
-		n, convErr := strconv.Atoi(s)
-		if convErr != nil || n < 1 || n > MaxLimit {
-			return q, web.BadRequest("limit must be a whole number from 1 to %d, got %q", MaxLimit, shorten(s))
-		}
-		q.Limit = n
-	} else {
-		q.Limit = DefaultLimit
-	}
-	if q.Offset, err = query.ParseCount("offset", v.Get("offset"), 0, query.MaxOffset); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Sort, err = query.ParseSort(v.Get("sort")); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Filter, err = query.ParseFilter(v.Get("filter")); err != nil {
-		return q, web.BadRequest("%v", err)
 	}
 	return q, nil
 }

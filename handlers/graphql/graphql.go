@@ -112,12 +112,6 @@ const (
 	DefaultMaxBodyBytes  = 256 << 10
 )
 
-// Limits of list queries.
-const (
-	DefaultLimit = 100
-	MaxLimit     = 1000
-)
-
 // Deps are the inputs of the group.
 type Deps struct {
 	Store Store

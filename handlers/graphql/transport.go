@@ -19,6 +19,7 @@ import (
 
 	"cms/content"
 	"cms/content/access"
+	"cms/content/query"
 	"cms/handlers/web"
 )
 
@@ -144,7 +145,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 	case an.depth > cfg.MaxDepth:
 		return a.writeErrors(w, r, newError(CodeTooDeep, "The query is %d levels deep; the maximum depth is %d", an.depth, cfg.MaxDepth))
 	case an.cost > cfg.MaxComplexity:
-		return a.writeErrors(w, r, newError(CodeTooComplex, "The query's complexity is %d; the maximum is %d (every field costs 1, and a list query multiplies its selection by its limit, %d when omitted)", an.cost, cfg.MaxComplexity, DefaultLimit))
+		return a.writeErrors(w, r, newError(CodeTooComplex, "The query's complexity is %d; the maximum is %d (every field costs 1, and a list query multiplies its selection by its limit, %d when omitted)", an.cost, cfg.MaxComplexity, query.DefaultLimit))
 	}
 	if !cached {
 		if gerr := checkMerge(entry.doc); gerr != nil {

@@ -54,12 +54,6 @@ type Deps struct {
 	Now        func() time.Time
 }
 
-// Defaults of the list query.
-const (
-	DefaultLimit = 100
-	MaxLimit     = 1000
-)
-
 type api struct {
 	Deps
 	entries *cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
