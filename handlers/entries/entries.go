@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/lru"
 	"cms/content/query"
 	"cms/content/validate"
 	"cms/handlers/web"
@@ -79,7 +80,7 @@ type Deps struct {
 
 type api struct {
 	Deps
-	cache *fragCache
+	cache *lru.Cache[string, fragment]
 }
 
 // New builds the group's handler.
@@ -99,7 +100,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit
 	}
-	a := &api{Deps: d, cache: newFragCache(d.CacheBytes)}
+	a := &api{Deps: d, cache: lru.New[string, fragment](d.CacheBytes)}
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/entries/{collection}", a.list)
 	rt.HandleFunc("POST /api/entries/{collection}", a.create)

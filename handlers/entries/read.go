@@ -84,8 +84,8 @@ func pathSlug(r *http.Request) (string, error) {
 // reading the file only when the cache has no body for meta's hash.
 func (a *api) fragment(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	key := fragKey(c.Handle, meta.Slug)
-	if body, ok := a.cache.get(key, meta.Hash, c.Route); ok {
-		return body, meta.Hash, nil
+	if f, ok := a.cache.Get(key); ok && f.hash == meta.Hash && f.route == c.Route {
+		return f.body, meta.Hash, nil
 	}
 	e, err := a.Store.Entry(c.Handle, meta.Slug)
 	if err != nil {
@@ -100,7 +100,8 @@ func (a *api) remember(c *content.Collection, e *content.Entry) ([]byte, string,
 	if err != nil {
 		return nil, "", err
 	}
-	a.cache.put(fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: body})
+	key, f := fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: body}
+	a.cache.Put(key, f, f.cost(key))
 	return body, e.Hash, nil
 }
 

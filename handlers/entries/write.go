@@ -174,7 +174,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if saved.Slug != slug {
-		a.cache.drop(fragKey(c.Handle, slug))
+		a.cache.Delete(fragKey(c.Handle, slug))
 	}
 	body, newHash, err := a.remember(c, saved)
 	if err != nil {
@@ -278,7 +278,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 	if err := a.Store.DeleteEntry(c.Handle, slug); err != nil {
 		return err
 	}
-	a.cache.drop(fragKey(c.Handle, slug))
+	a.cache.Delete(fragKey(c.Handle, slug))
 	web.WriteJSON(w, http.StatusOK, struct {
 		Success bool `json:"success"`
 	}{true})

@@ -34,6 +34,7 @@ import (
 
 	"cms/content"
 	"cms/content/fsstore"
+	"cms/content/lru"
 	"cms/content/query"
 	"cms/handlers/web"
 )
@@ -128,8 +129,8 @@ type Deps struct {
 type api struct {
 	Deps
 	schemas *schemaCache
-	docs    *docCache
-	results *resultCache
+	docs    docCache
+	results *lru.Cache[string, []byte]
 }
 
 // New builds the group's handler.

@@ -93,11 +93,9 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 	// errors, and its key holds everything those checks and the answer depend on: a hit can
 	// skip them.
 	var key string
-	var gen uint64
-	if a.results.enabled() {
-		gen = a.Store.Generation()
-		key = resultKey(bs.gen, gen, p, req.OperationName, req.Query, vars)
-		if body, ok := a.results.get(key); ok {
+	if a.results.Enabled() {
+		key = resultKey(bs.gen, a.Store.Generation(), p, req.OperationName, req.Query, vars)
+		if body, ok := a.results.Get(key); ok {
 			a.write(w, body)
 			return nil
 		}
@@ -182,7 +180,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 		return err
 	}
 	if key != "" && an.entryOnly && len(errs) == 0 {
-		a.results.put(key, gen, body)
+		a.results.Put(key, body, int64(len(key)+len(body)))
 	}
 	noteCode(r, errs)
 	a.write(w, body)

@@ -56,8 +56,8 @@ type Deps struct {
 
 type api struct {
 	Deps
-	entries *cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
-	lists   *cache // collection + query -> whole response, valid for one collection version
+	entries cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
+	lists   cache // collection + query -> whole response, valid for one collection version
 }
 
 // New builds the group's handler.
