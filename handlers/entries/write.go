@@ -227,34 +227,29 @@ func merge(cur *content.Entry, in *Input) *content.Entry {
 // content, ...data}, so a blueprint may constrain the standard fields too.
 func (a *api) check(r *http.Request, op string, c *content.Collection, e *content.Entry, fe content.FieldErrors) error {
 	engineFailed := len(fe) > 0
-	bp, err := a.Store.Blueprint(content.BlueprintCollections, c.Blueprint)
-	if err != nil && !content.IsNotFound(err) {
+	values := content.NewMap(5 + e.Data.Len())
+	values.Set("title", e.Title)
+	values.Set("slug", e.Slug)
+	values.Set("status", e.Status)
+	if e.Author != "" {
+		values.Set("author", e.Author)
+	}
+	values.Set("content", e.Content)
+	for _, k := range e.Data.Keys() {
+		values.Set(k, e.Data.Value(k))
+	}
+	bfe, bp, err := validate.AgainstBlueprint(r.Context(), a.Store, content.BlueprintCollections, c.Blueprint, values,
+		validate.Options{Hooks: a.Hooks, Form: c.Handle, Log: a.Log})
+	if err != nil {
 		return err
 	}
-	if bp != nil {
-		values := content.NewMap(5 + e.Data.Len())
-		values.Set("title", e.Title)
-		values.Set("slug", e.Slug)
-		values.Set("status", e.Status)
-		if e.Author != "" {
-			values.Set("author", e.Author)
+	for k, msgs := range bfe {
+		if len(fe[k]) == 0 { // the engine's message already says what is wrong
+			fe[k] = msgs
 		}
-		values.Set("content", e.Content)
-		for _, k := range e.Data.Keys() {
-			values.Set(k, e.Data.Value(k))
-		}
-		bfe, err := validate.Values(r.Context(), bp.Fields(), values, validate.Options{Hooks: a.Hooks, Form: c.Handle, Log: a.Log})
-		if err != nil {
-			return err
-		}
-		for k, msgs := range bfe {
-			if len(fe[k]) == 0 { // the engine's message already says what is wrong
-				fe[k] = msgs
-			}
-		}
-		if len(fe) > 0 && !engineFailed {
-			return content.InvalidFields(op, fmt.Sprintf("Entry data validation failed for blueprint %q", bp.Handle), fe)
-		}
+	}
+	if !engineFailed {
+		return validate.BlueprintError(op, "Entry data", bp, fe)
 	}
 	return fe.Err(op, msgInvalid)
 }
