@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"cms/content"
 )
@@ -68,7 +67,7 @@ func ParseSort(s string) ([]SortKey, error) {
 			p = p[1:]
 		}
 		if !ValidField(p) {
-			return nil, fmt.Errorf("sort field %q is not a valid field name (use field or -field)", shorten(p))
+			return nil, fmt.Errorf("sort field %q is not a valid field name (use field or -field)", content.Shorten(p))
 		}
 		k.Field = p
 		keys = append(keys, k)
@@ -88,10 +87,10 @@ func ParseSortColon(s string) ([]SortKey, error) {
 	case "desc":
 		k.Desc = true
 	default:
-		return nil, fmt.Errorf("sort direction %q must be asc or desc", shorten(dir))
+		return nil, fmt.Errorf("sort direction %q must be asc or desc", content.Shorten(dir))
 	}
 	if !ValidField(k.Field) {
-		return nil, fmt.Errorf("sort field %q is not a valid field name", shorten(k.Field))
+		return nil, fmt.Errorf("sort field %q is not a valid field name", content.Shorten(k.Field))
 	}
 	return []SortKey{k}, nil
 }
@@ -123,11 +122,11 @@ func ParseFilter(s string) (map[string]any, error) {
 	out := make(map[string]any, m.Len())
 	for _, k := range m.Keys() {
 		if !ValidField(k) {
-			return nil, fmt.Errorf("filter field %q is not a valid field name", shorten(k))
+			return nil, fmt.Errorf("filter field %q is not a valid field name", content.Shorten(k))
 		}
 		v := m.Value(k)
 		if _, nested := v.(*content.Map); nested {
-			return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null or list", shorten(k))
+			return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null or list", content.Shorten(k))
 		}
 		out[k] = v
 	}
@@ -176,7 +175,7 @@ func parseCount(name, s string, def, lo, hi int) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < lo || n > hi {
-		return 0, fmt.Errorf("%s must be a whole number from %d to %d, got %q", name, lo, hi, shorten(s))
+		return 0, fmt.Errorf("%s must be a whole number from %d to %d, got %q", name, lo, hi, content.Shorten(s))
 	}
 	return n, nil
 }
@@ -186,19 +185,6 @@ func checkCount(name string, n, lo, hi int) error {
 		return fmt.Errorf("%s must be a whole number from %d to %d, got %d", name, lo, hi, n)
 	}
 	return nil
-}
-
-// shorten bounds client text quoted in an error message.
-func shorten(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 // Match reports whether e satisfies every filter.

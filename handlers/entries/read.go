@@ -48,7 +48,7 @@ func (a *api) begin(r *http.Request, action string) (*access.Principal, *content
 		return nil, nil, err
 	}
 	if !content.ValidHandle(h) {
-		return nil, nil, web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", shorten(h))
+		return nil, nil, web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", content.Shorten(h))
 	}
 	c, err := a.Store.Collection(h)
 	if err != nil {
@@ -75,7 +75,7 @@ func (a *api) beginRead(r *http.Request) (*access.Principal, *content.Collection
 func pathSlug(r *http.Request) (string, error) {
 	s := r.PathValue("slug")
 	if !content.ValidHandle(s) {
-		return "", web.BadRequest("Invalid entry slug %q: use letters, digits, '-' and '_'", shorten(s))
+		return "", web.BadRequest("Invalid entry slug %q: use letters, digits, '-' and '_'", content.Shorten(s))
 	}
 	return s, nil
 }
@@ -167,7 +167,7 @@ func parseListQuery(r *http.Request) (query.Query, error) {
 	case s == "", s == content.StatusPublished, s == content.StatusDraft:
 		q.Status = s
 	default:
-		return q, web.BadRequest("status must be published or draft, got %q", shorten(s))
+		return q, web.BadRequest("status must be published or draft, got %q", content.Shorten(s))
 	}
 	return q, nil
 }
