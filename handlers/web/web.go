@@ -99,48 +99,36 @@ type ErrorBody struct {
 }
 
 // MarshalJSON writes the members in key order, so one error always reads the same. A member of
-// Details never replaces one of the error's own; inside "details" it joins fieldErrors.
+// Details never replaces one of the error's own; inside "details" it joins fieldErrors. Details
+// that cannot be encoded are left out rather than turning the error into another.
 func (b ErrorBody) MarshalJSON() ([]byte, error) {
-	top := map[string]json.RawMessage{}
-	var details map[string]json.RawMessage
-	set := func(m map[string]json.RawMessage, k string, v any) error {
-		raw, err := json.Marshal(v)
-		m[k] = raw
-		return err
+	raw := func(v any) json.RawMessage {
+		r, _ := json.Marshal(v) // strings and string lists always encode
+		return r
 	}
-	if err := errors.Join(set(top, "code", b.Code), set(top, "message", b.Message)); err != nil {
-		return nil, err
-	}
+	top := map[string]json.RawMessage{"code": raw(b.Code), "message": raw(b.Message)}
+	details := map[string]json.RawMessage{}
 	if len(b.Fields) > 0 {
-		details = map[string]json.RawMessage{}
-		if err := errors.Join(set(top, "fields", b.Fields), set(details, "fieldErrors", b.Fields)); err != nil {
-			return nil, err
-		}
+		top["fields"] = raw(b.Fields)
+		details["fieldErrors"] = top["fields"]
 	}
 	if b.Details != nil {
-		raw, err := json.Marshal(b.Details)
-		if err != nil {
-			return nil, err
-		}
-		var facts map[string]json.RawMessage
-		if json.Unmarshal(raw, &facts) != nil { // not an object: it goes under "details" alone
-			top["details"] = raw
-			return json.Marshal(top)
-		}
-		if details == nil {
-			details = map[string]json.RawMessage{}
-		}
-		for k, v := range facts {
-			if _, taken := top[k]; !taken && k != "details" {
-				top[k] = v
+		if facts, err := json.Marshal(b.Details); err == nil {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(facts, &m) != nil { // not an object: it is the details, alone
+				top["details"] = facts
+				return json.Marshal(top)
 			}
-			details[k] = v
+			for k, v := range m {
+				if _, taken := top[k]; !taken && k != "details" {
+					top[k] = v
+				}
+				details[k] = v
+			}
 		}
 	}
-	if details != nil {
-		if err := set(top, "details", details); err != nil {
-			return nil, err
-		}
+	if len(details) > 0 {
+		top["details"] = raw(details)
 	}
 	return json.Marshal(top)
 }

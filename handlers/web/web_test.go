@@ -61,6 +61,8 @@ func TestWriteError(t *testing.T) {
 			409, `{"error":{"code":"CONFLICT","details":[1,2],"message":"dup"}}`},
 		{"internal drops its facts", &content.Error{Kind: content.Internal, Message: "/secret", Details: content.LimitDetails{Limit: 9}},
 			500, `{"error":{"code":"INTERNAL_ERROR","message":"An unexpected error occurred"}}`},
+		{"facts that cannot be encoded are left out", &web.Error{Status: 409, Code: "CONFLICT", Message: "dup", Details: map[string]any{"bad": make(chan int)}},
+			409, `{"error":{"code":"CONFLICT","message":"dup"}}`},
 		{"empty message gets the status text", &content.Error{Kind: content.NotFound}, 404, `{"error":{"code":"NOT_FOUND","message":"Not Found"}}`},
 	}
 	for _, tt := range tests {
