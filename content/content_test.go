@@ -136,3 +136,18 @@ func TestMapLargeAndSmall(t *testing.T) {
 		}
 	}
 }
+
+func TestShorten(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{strings.Repeat("a", 64), strings.Repeat("a", 64)},
+		{strings.Repeat("a", 65), strings.Repeat("a", 64) + "…"},
+		{strings.Repeat("é", 40), strings.Repeat("é", 32) + "…"},             // 2-byte characters, cut between them
+		{"a" + strings.Repeat("€", 30), "a" + strings.Repeat("€", 21) + "…"}, // 3-byte characters
+	} {
+		if got := content.Shorten(tt.in); got != tt.want {
+			t.Errorf("Shorten(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

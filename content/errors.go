@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Kind says what failed, never how a transport reports it. The zero value is Internal.
@@ -155,4 +156,18 @@ func (f FieldErrors) Err(op, message string) error {
 		return nil
 	}
 	return InvalidFields(op, message, map[string][]string(f))
+}
+
+// Shorten bounds client text quoted in an error message: at most 64 bytes, cut between
+// characters, with "…" where it was cut.
+func Shorten(s string) string {
+	const max = 64
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 
 	"gopkg.in/yaml.v3"
 
@@ -36,8 +35,7 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 	for _, w := range warns {
 		fmt.Fprintln(e.stdout, "warning:", w)
 	}
-	st, err := fsstore.Open(withIndexProgress(ctx, e), fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
-		UsersDir: cfg.UsersPath, AssetsDir: cfg.AssetsPath, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+	st, err := openStore(withIndexProgress(ctx, e), cfg, true, false)
 	if err != nil {
 		return err
 	}

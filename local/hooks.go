@@ -16,6 +16,7 @@ import (
 	"cms/handlers/hooks"
 	"cms/runtime/config"
 	groupshooks "cms/runtime/groups/hooks"
+	"cms/runtime/wire"
 	"cms/wasmhooks"
 )
 
@@ -68,9 +69,16 @@ func openSite(ctx context.Context, e env, site string, readOnly bool) (config.Co
 	if err != nil {
 		return cfg, nil, err
 	}
-	st, err := fsstore.Open(ctx, fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
-		UsersDir: cfg.UsersPath, AssetsDir: cfg.AssetsPath, ReadOnly: readOnly, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+	st, err := openStore(ctx, cfg, readOnly, false)
 	return cfg, st, err
+}
+
+// openStore opens the configured store ([wire.StoreOptions]) for a command: not watched, not
+// logged, read-only or not as the command needs, loading the index snapshot only when asked.
+func openStore(ctx context.Context, cfg config.Config, readOnly, snapshot bool) (*fsstore.Store, error) {
+	o := wire.StoreOptions(cfg)
+	o.ReadOnly, o.Snapshot, o.Watch, o.Log = readOnly, snapshot, fsstore.WatchNone, slog.New(slog.DiscardHandler)
+	return fsstore.Open(ctx, o)
 }
 
 func hooksPush(ctx context.Context, e env, site, name, file string) error {

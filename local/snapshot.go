@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 
 	"cms/content/fsstore"
 	"cms/content/query"
@@ -23,8 +22,7 @@ func cmdSnapshot(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := fsstore.Open(withIndexProgress(ctx, e), fsstore.Options{Dir: cfg.SiteDir, ContentDir: cfg.ContentPath, ResourcesDir: cfg.ResourcesPath,
-		UsersDir: cfg.UsersPath, AssetsDir: cfg.AssetsPath, Snapshot: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+	st, err := openStore(withIndexProgress(ctx, e), cfg, false, true)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-
 	"regexp"
 	"sort"
 	"strconv"
@@ -17,9 +16,11 @@ import (
 	"cms/content"
 )
 
-// Limits on what a client may ask for.
+// Limits on what a client may ask for, the same for every entry list (the CP API, the public
+// API and GraphQL).
 const (
-	MaxLimit     = 100 // largest page the public API returns
+	DefaultLimit = 100  // page size when the client names none
+	MaxLimit     = 1000 // largest page
 	MaxOffset    = 1_000_000
 	MaxFilterLen = 4096 // bytes of filter JSON
 	MaxFilters   = 32
@@ -66,7 +67,7 @@ func ParseSort(s string) ([]SortKey, error) {
 			p = p[1:]
 		}
 		if !ValidField(p) {
-			return nil, fmt.Errorf("sort field %q is not a valid field name (use field or -field)", p)
+			return nil, fmt.Errorf("sort field %q is not a valid field name (use field or -field)", content.Shorten(p))
 		}
 		k.Field = p
 		keys = append(keys, k)
@@ -86,10 +87,10 @@ func ParseSortColon(s string) ([]SortKey, error) {
 	case "desc":
 		k.Desc = true
 	default:
-		return nil, fmt.Errorf("sort direction %q must be asc or desc", dir)
+		return nil, fmt.Errorf("sort direction %q must be asc or desc", content.Shorten(dir))
 	}
 	if !ValidField(k.Field) {
-		return nil, fmt.Errorf("sort field %q is not a valid field name", k.Field)
+		return nil, fmt.Errorf("sort field %q is not a valid field name", content.Shorten(k.Field))
 	}
 	return []SortKey{k}, nil
 }
@@ -121,30 +122,69 @@ func ParseFilter(s string) (map[string]any, error) {
 	out := make(map[string]any, m.Len())
 	for _, k := range m.Keys() {
 		if !ValidField(k) {
-			return nil, fmt.Errorf("filter field %q is not a valid field name", k)
+			return nil, fmt.Errorf("filter field %q is not a valid field name", content.Shorten(k))
 		}
 		v := m.Value(k)
 		if _, nested := v.(*content.Map); nested {
-			return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null or list", k)
+			return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null or list", content.Shorten(k))
 		}
 		out[k] = v
 	}
 	return out, nil
 }
 
-// ParseCount parses a non-negative integer query parameter ("" = def).
-func ParseCount(name, s string, def, maxv int) (int, error) {
+// Parse reads the list parameters as a URL carries them (each "" when absent): limit
+// ([ParseLimit]), offset ([ParseOffset]), sort ([ParseSort]) and filter ([ParseFilter]). Its
+// errors say what was wrong; the status is left to the caller.
+func Parse(limit, offset, sort, filter string) (Query, error) {
+	var q Query
+	var err error
+	if q.Limit, err = ParseLimit(limit); err != nil {
+		return q, err
+	}
+	if q.Offset, err = ParseOffset(offset); err != nil {
+		return q, err
+	}
+	if q.Sort, err = ParseSort(sort); err != nil {
+		return q, err
+	}
+	if q.Filter, err = ParseFilter(filter); err != nil {
+		return q, err
+	}
+	return q, nil
+}
+
+// ParseLimit parses a page size: "" is DefaultLimit, otherwise a whole number from 1 to
+// MaxLimit. Zero is refused rather than read as "no limit" or "the default": either guess would
+// hand a client something other than what it asked for.
+func ParseLimit(s string) (int, error) { return parseCount("limit", s, DefaultLimit, 1, MaxLimit) }
+
+// ParseOffset parses how many entries to skip: "" is 0, otherwise a whole number from 0 to
+// MaxOffset.
+func ParseOffset(s string) (int, error) { return parseCount("offset", s, 0, 0, MaxOffset) }
+
+// CheckLimit is [ParseLimit] for a number already decoded (a GraphQL argument).
+func CheckLimit(n int) error { return checkCount("limit", n, 1, MaxLimit) }
+
+// CheckOffset is [ParseOffset] for a number already decoded.
+func CheckOffset(n int) error { return checkCount("offset", n, 0, MaxOffset) }
+
+func parseCount(name, s string, def, lo, hi int) (int, error) {
 	if s == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("%s must be a non-negative integer, got %q", name, s)
-	}
-	if n > maxv {
-		n = maxv
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s must be a whole number from %d to %d, got %q", name, lo, hi, content.Shorten(s))
 	}
 	return n, nil
+}
+
+func checkCount(name string, n, lo, hi int) error {
+	if n < lo || n > hi {
+		return fmt.Errorf("%s must be a whole number from %d to %d, got %d", name, lo, hi, n)
+	}
+	return nil
 }
 
 // Match reports whether e satisfies every filter.

@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -75,16 +76,67 @@ func TestParseFilter(t *testing.T) {
 	}
 }
 
-func TestParseCount(t *testing.T) {
+// Parse holds the one set of rules for the list parameters of every entry list.
+func TestParse(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("9", 100)
+	for _, tt := range []struct {
+		name                        string
+		limit, offset, sort, filter string
+		wantLimit, wantOffset       int
+		wantErr                     string
+	}{
+		{name: "nothing given", wantLimit: query.DefaultLimit},
+		{name: "page", limit: "10", offset: "20", wantLimit: 10, wantOffset: 20},
+		{name: "smallest limit", limit: "1", wantLimit: 1},
+		{name: "largest limit", limit: "1000", wantLimit: query.MaxLimit},
+		{name: "largest offset", offset: "1000000", wantLimit: query.DefaultLimit, wantOffset: query.MaxOffset},
+		{name: "limit zero", limit: "0", wantErr: `limit must be a whole number from 1 to 1000, got "0"`},
+		{name: "limit over the maximum", limit: "1001", wantErr: `limit must be a whole number from 1 to 1000, got "1001"`},
+		{name: "negative limit", limit: "-1", wantErr: `limit must be a whole number from 1 to 1000, got "-1"`},
+		{name: "limit not a number", limit: "ten", wantErr: `limit must be a whole number from 1 to 1000, got "ten"`},
+		{name: "fractional limit", limit: "1.5", wantErr: `limit must be a whole number from 1 to 1000, got "1.5"`},
+		{name: "limit with a sign", limit: "+5", wantLimit: 5},
+		{name: "negative offset", offset: "-1", wantErr: `offset must be a whole number from 0 to 1000000, got "-1"`},
+		{name: "offset over the maximum", offset: "1000001", wantErr: `offset must be a whole number from 0 to 1000000, got "1000001"`},
+		{name: "long input is cut", limit: long, wantErr: `limit must be a whole number from 1 to 1000, got "` + long[:64] + `…"`},
+		{name: "bad sort", sort: "a b", wantErr: `sort field "a b" is not a valid field name`},
+		{name: "long sort field is cut", sort: strings.Repeat("é", 40), wantErr: `sort field "` + strings.Repeat("é", 32) + `…"`},
+		{name: "bad filter", filter: "[1]", wantErr: "filter must be a JSON object"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			q, err := query.Parse(tt.limit, tt.offset, tt.sort, tt.filter)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Errorf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || q.Limit != tt.wantLimit || q.Offset != tt.wantOffset {
+				t.Errorf("got limit %d offset %d, %v; want %d, %d", q.Limit, q.Offset, err, tt.wantLimit, tt.wantOffset)
+			}
+		})
+	}
+}
+
+// CheckLimit and CheckOffset are the same rules for numbers already decoded (GraphQL).
+func TestCheckCounts(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		in      string
-		want    int
-		wantErr bool
-	}{{"", 7, false}, {"0", 0, false}, {"12", 12, false}, {"5000", 100, false}, {"-1", 0, true}, {"abc", 0, true}, {"1.5", 0, true}} {
-		got, err := query.ParseCount("limit", tt.in, 7, 100)
-		if (err != nil) != tt.wantErr || (!tt.wantErr && got != tt.want) {
-			t.Errorf("ParseCount(%q) = %d, %v", tt.in, got, err)
+		limit, offset int
+		wantErr       string
+	}{
+		{1, 0, ""},
+		{1000, 1000000, ""},
+		{0, 0, "limit must be a whole number from 1 to 1000, got 0"},
+		{1001, 0, "limit must be a whole number from 1 to 1000, got 1001"},
+		{1, -1, "offset must be a whole number from 0 to 1000000, got -1"},
+		{1, 1000001, "offset must be a whole number from 0 to 1000000, got 1000001"},
+	} {
+		err := errors.Join(query.CheckLimit(tt.limit), query.CheckOffset(tt.offset))
+		if got := fmt.Sprint(err); (err == nil) != (tt.wantErr == "") || err != nil && got != tt.wantErr {
+			t.Errorf("Check(%d, %d) = %v, want %q", tt.limit, tt.offset, err, tt.wantErr)
 		}
 	}
 }

@@ -7,26 +7,15 @@ import (
 	"strings"
 
 	"cms/content"
-	"cms/content/sessions"
 	"cms/handlers/authn"
 	"cms/handlers/web"
 )
 
-// UserView is a user as the login response shows it; it has no field for the password hash.
-type UserView struct {
-	ID        string   `json:"id"`
-	Email     string   `json:"email"`
-	Name      string   `json:"name"`
-	Roles     []string `json:"roles"`
-	CreatedAt string   `json:"createdAt,omitempty"`
-	LastLogin string   `json:"lastLogin,omitempty"`
-}
-
 // LoginResponse is the body of a successful login.
 type LoginResponse struct {
-	Token     string   `json:"token"`
-	ExpiresAt string   `json:"expiresAt"`
-	User      UserView `json:"user"`
+	Token     string           `json:"token"`
+	ExpiresAt string           `json:"expiresAt"`
+	User      content.UserView `json:"user"`
 }
 
 // parseLogin reads {"email","password"} from a JSON body: malformed JSON is a 400, anything but
@@ -88,8 +77,7 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	web.WriteJSON(w, http.StatusOK, LoginResponse{
 		Token:     string(tok),
 		ExpiresAt: sess.ExpiresISO(),
-		User: UserView{ID: u.ID, Email: u.Email, Name: u.Name, Roles: nonNil(u.Roles), CreatedAt: u.CreatedAt,
-			LastLogin: sess.CreatedAt.UTC().Format(sessions.TimeFormat)},
+		User:      u.View(sess.CreatedAt),
 	})
 	return nil
 }
@@ -114,13 +102,6 @@ func (a *api) checkPassword(ctx context.Context, email, pw, address string) (*co
 		return nil, content.Unauthenticatedf("auth.login", "Invalid credentials")
 	}
 	return nil, err
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 // POST /api/auth/logout: end the current session and clear the cookie.

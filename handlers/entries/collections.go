@@ -24,7 +24,7 @@ func (a *api) collection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !content.ValidHandle(h) {
-		return web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", shorten(h))
+		return web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", content.Shorten(h))
 	}
 	c, err := a.Store.Collection(h)
 	if err != nil {

@@ -3,7 +3,6 @@ package entries
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"cms/content"
 	"cms/content/query"
@@ -74,7 +73,7 @@ func DecodeEntry(body []byte) (*Input, error) {
 		case "slug":
 			in.Slug = str(k, v)
 			if in.Slug != nil && !content.ValidHandle(*in.Slug) {
-				fe.Add(k, fmt.Sprintf("Invalid entry slug %q: use letters, digits, '-' and '_', starting with a letter or digit", shorten(*in.Slug)))
+				fe.Add(k, fmt.Sprintf("Invalid entry slug %q: use letters, digits, '-' and '_', starting with a letter or digit", content.Shorten(*in.Slug)))
 				in.Slug = nil
 			}
 		case "status":
@@ -125,7 +124,7 @@ func decodeData(m *content.Map, fe content.FieldErrors) *content.Map {
 		case !query.ValidField(k):
 			// The same rule as sort and filter fields, so every stored field can be queried, and
 			// no key can mean something special to YAML (such as the merge key "<<").
-			fe.Add("data", fmt.Sprintf("Invalid field name %q: use letters, digits, '_', '-' and '.', starting with a letter or '_'", shorten(k)))
+			fe.Add("data", fmt.Sprintf("Invalid field name %q: use letters, digits, '_', '-' and '.', starting with a letter or '_'", content.Shorten(k)))
 		default:
 			out.Set(k, m.Value(k))
 		}
@@ -146,36 +145,10 @@ func validHash(s string) bool {
 	return true
 }
 
-// parseIfMatch returns the hash named by an If-Match header: one strong entity tag, quoted as
-// the ETag is sent (a bare hash is accepted too).
-func parseIfMatch(h string) (string, bool) {
-	h = strings.TrimSpace(h)
-	if len(h) >= 2 && h[0] == '"' && h[len(h)-1] == '"' {
-		h = h[1 : len(h)-1]
-	}
-	if !validHash(h) {
-		return "", false
-	}
-	return strings.ToLower(h), true
-}
-
 // fieldName bounds a client-chosen key before it is used as a field name in an error.
 func fieldName(k string) string {
 	if k == "" {
 		return `""`
 	}
-	return shorten(k)
-}
-
-// shorten bounds client-supplied text quoted in messages.
-func shorten(s string) string {
-	const max = 64
-	if len(s) <= max {
-		return s
-	}
-	cut := max
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return content.Shorten(k)
 }

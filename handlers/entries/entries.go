@@ -27,6 +27,7 @@ import (
 	"net/http"
 
 	"cms/content"
+	"cms/content/lru"
 	"cms/content/query"
 	"cms/content/validate"
 	"cms/handlers/web"
@@ -73,15 +74,9 @@ type Deps struct {
 	BodyLimit int64
 }
 
-// Limits of the list query.
-const (
-	DefaultLimit = 50
-	MaxLimit     = 500
-)
-
 type api struct {
 	Deps
-	cache *fragCache
+	cache *lru.Cache[string, fragment]
 }
 
 // New builds the group's handler.
@@ -98,7 +93,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit
 	}
-	a := &api{Deps: d, cache: newFragCache(d.CacheBytes)}
+	a := &api{Deps: d, cache: lru.New[string, fragment](d.CacheBytes)}
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/entries/{collection}", a.list)
 	rt.HandleFunc("POST /api/entries/{collection}", a.create)

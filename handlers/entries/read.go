@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"cms/content"
 	"cms/content/access"
@@ -49,7 +48,7 @@ func (a *api) begin(r *http.Request, action string) (*access.Principal, *content
 		return nil, nil, err
 	}
 	if !content.ValidHandle(h) {
-		return nil, nil, web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", shorten(h))
+		return nil, nil, web.BadRequest("Invalid collection handle %q: use letters, digits, '-' and '_'", content.Shorten(h))
 	}
 	c, err := a.Store.Collection(h)
 	if err != nil {
@@ -76,7 +75,7 @@ func (a *api) beginRead(r *http.Request) (*access.Principal, *content.Collection
 func pathSlug(r *http.Request) (string, error) {
 	s := r.PathValue("slug")
 	if !content.ValidHandle(s) {
-		return "", web.BadRequest("Invalid entry slug %q: use letters, digits, '-' and '_'", shorten(s))
+		return "", web.BadRequest("Invalid entry slug %q: use letters, digits, '-' and '_'", content.Shorten(s))
 	}
 	return s, nil
 }
@@ -85,8 +84,8 @@ func pathSlug(r *http.Request) (string, error) {
 // reading the file only when the cache has no body for meta's hash.
 func (a *api) fragment(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	key := fragKey(c.Handle, meta.Slug)
-	if body, ok := a.cache.get(key, meta.Hash, c.Route); ok {
-		return body, meta.Hash, nil
+	if f, ok := a.cache.Get(key); ok && f.hash == meta.Hash && f.route == c.Route {
+		return f.body, meta.Hash, nil
 	}
 	e, err := a.Store.Entry(c.Handle, meta.Slug)
 	if err != nil {
@@ -101,7 +100,8 @@ func (a *api) remember(c *content.Collection, e *content.Entry) ([]byte, string,
 	if err != nil {
 		return nil, "", err
 	}
-	a.cache.put(fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: body})
+	key, f := fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: body}
+	a.cache.Put(key, f, f.cost(key))
 	return body, e.Hash, nil
 }
 
@@ -155,40 +155,20 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// parseListQuery reads status, sort, filter, limit and offset. Anything malformed is a 400 that
-// says what was wrong; unknown parameters are ignored.
+// parseListQuery reads the list parameters every entry list takes ([web.ListQuery]) and status.
+// Anything malformed is a 400 that says what was wrong; unknown parameters are ignored.
 func parseListQuery(r *http.Request) (query.Query, error) {
-	v := r.URL.Query()
-	var q query.Query
-	for _, name := range []string{"status", "sort", "filter", "limit", "offset"} {
-		if len(v[name]) > 1 {
-			return q, web.BadRequest("%s may be given only once", name)
-		}
+	q, err := web.ListQuery(r)
+	if err != nil {
+		return q, err
 	}
-	switch s := v.Get("status"); s {
-	case "", content.StatusPublished, content.StatusDraft:
+	switch s, err := web.QueryParam(r.URL.Query(), "status"); {
+	case err != nil:
+		return q, err
+	case s == "", s == content.StatusPublished, s == content.StatusDraft:
 		q.Status = s
 	default:
-		return q, web.BadRequest("status must be published or draft, got %q", shorten(s))
-	}
-	var err error
-	if s := v.Get("limit"); s != "" {
-		n, convErr := strconv.Atoi(s)
-		if convErr != nil || n < 1 || n > MaxLimit {
-			return q, web.BadRequest("limit must be a whole number from 1 to %d, got %q", MaxLimit, shorten(s))
-		}
-		q.Limit = n
-	} else {
-		q.Limit = DefaultLimit
-	}
-	if q.Offset, err = query.ParseCount("offset", v.Get("offset"), 0, query.MaxOffset); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Sort, err = query.ParseSort(v.Get("sort")); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Filter, err = query.ParseFilter(v.Get("filter")); err != nil {
-		return q, web.BadRequest("%v", err)
+		return q, web.BadRequest("status must be published or draft, got %q", content.Shorten(s))
 	}
 	return q, nil
 }
@@ -215,7 +195,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
-	if inm := r.Header.Get("If-None-Match"); inm != "" && etagListHas(inm, etag) {
+	if web.NoneMatch(r, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
@@ -234,16 +214,4 @@ func writeData(w http.ResponseWriter, status int, body []byte) {
 	_, _ = io.WriteString(w, `{"data":`)
 	_, _ = w.Write(body)
 	_, _ = io.WriteString(w, "}")
-}
-
-// etagListHas reports whether an If-None-Match list names etag (weak comparison, as RFC 9110
-// asks for If-None-Match).
-func etagListHas(list, etag string) bool {
-	for part := range strings.SplitSeq(list, ",") {
-		p := strings.TrimPrefix(strings.TrimSpace(part), "W/")
-		if p == "*" || p == etag {
-			return true
-		}
-	}
-	return false
 }

@@ -22,17 +22,18 @@ func TestList(t *testing.T) {
 		wantOffset int
 		wantLimit  int
 	}{
-		{"every status in the collection's order", "", []string{"hello", "second", "third"}, 3, 0, 50},
-		{"drafts only", "status=draft", []string{"second"}, 1, 0, 50},
-		{"published only", "status=published", []string{"hello", "third"}, 2, 0, 50},
-		{"sort descending", "sort=-title", []string{"third", "second", "hello"}, 3, 0, 50},
-		{"sort by a custom field, missing values last", "sort=excerpt", []string{"second", "hello", "third"}, 3, 0, 50},
-		{"filter on a custom field", "filter=" + url.QueryEscape(`{"featured":true}`), []string{"third"}, 1, 0, 50},
-		{"filter on status", "filter=" + url.QueryEscape(`{"status":"draft"}`), []string{"second"}, 1, 0, 50},
+		{"every status in the collection's order", "", []string{"hello", "second", "third"}, 3, 0, 100},
+		{"drafts only", "status=draft", []string{"second"}, 1, 0, 100},
+		{"published only", "status=published", []string{"hello", "third"}, 2, 0, 100},
+		{"sort descending", "sort=-title", []string{"third", "second", "hello"}, 3, 0, 100},
+		{"sort by a custom field, missing values last", "sort=excerpt", []string{"second", "hello", "third"}, 3, 0, 100},
+		{"filter on a custom field", "filter=" + url.QueryEscape(`{"featured":true}`), []string{"third"}, 1, 0, 100},
+		{"filter on status", "filter=" + url.QueryEscape(`{"status":"draft"}`), []string{"second"}, 1, 0, 100},
 		{"page", "limit=1&offset=1", []string{"second"}, 3, 1, 1},
-		{"offset past the end", "offset=10", []string{}, 3, 10, 50},
-		{"largest limit", "limit=500", []string{"hello", "second", "third"}, 3, 0, 500},
-		{"unknown parameters are ignored", "colour=blue", []string{"hello", "second", "third"}, 3, 0, 50},
+		{"offset past the end", "offset=10", []string{}, 3, 10, 100},
+		{"largest limit", "limit=1000", []string{"hello", "second", "third"}, 3, 0, 1000},
+		{"largest offset", "offset=1000000", []string{}, 3, 1000000, 100},
+		{"unknown parameters are ignored", "colour=blue", []string{"hello", "second", "third"}, 3, 0, 100},
 	}
 	for _, tc := range ok {
 		t.Run(tc.name, func(t *testing.T) {
@@ -59,10 +60,12 @@ func TestList(t *testing.T) {
 		name, query, message string
 	}{
 		{"unknown status", "status=all", `status must be published or draft, got "all"`},
-		{"limit not a number", "limit=ten", `limit must be a whole number from 1 to 500, got "ten"`},
-		{"limit zero", "limit=0", `limit must be a whole number from 1 to 500, got "0"`},
-		{"limit too large", "limit=501", `limit must be a whole number from 1 to 500, got "501"`},
-		{"negative offset", "offset=-1", `offset must be a non-negative integer, got "-1"`},
+		{"limit not a number", "limit=ten", `limit must be a whole number from 1 to 1000, got "ten"`},
+		{"limit zero", "limit=0", `limit must be a whole number from 1 to 1000, got "0"`},
+		{"limit too large", "limit=1001", `limit must be a whole number from 1 to 1000, got "1001"`},
+		{"negative offset", "offset=-1", `offset must be a whole number from 0 to 1000000, got "-1"`},
+		{"offset too large", "offset=1000001", `offset must be a whole number from 0 to 1000000, got "1000001"`},
+		{"long input is cut in the message", "limit=" + strings.Repeat("9", 100), `limit must be a whole number from 1 to 1000, got "` + strings.Repeat("9", 64) + `…"`},
 		{"bad sort field", "sort=" + url.QueryEscape("ti tle"), `sort field "ti tle" is not a valid field name (use field or -field)`},
 		{"filter not JSON", "filter=%7Bnope", ""},
 		{"filter not an object", "filter=%5B1%5D", "filter must be a JSON object of field to value"},

@@ -18,7 +18,6 @@ const (
 	msgSlugUnusable  = "Could not derive a slug from the title: give a slug made of letters, digits, '-' and '_'"
 	msgHashRequired  = "contentHash is required"
 	msgHashMismatch  = "contentHash and If-Match name different versions"
-	msgHashIfMatch   = "If-Match must be one quoted contentHash, as sent in the ETag"
 	msgInvalid       = "Entry data is invalid"
 )
 
@@ -130,15 +129,16 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	hash := in.ContentHash
-	if im := r.Header.Get("If-Match"); im != "" {
-		switch h, ok := parseIfMatch(im); {
-		case !ok:
-			fe.Add("contentHash", msgHashIfMatch)
-		case hash != "" && hash != h:
-			fe.Add("contentHash", msgHashMismatch)
-		default:
-			hash = h
-		}
+	im, err := web.IfMatch(r)
+	if err != nil {
+		return err
+	}
+	switch {
+	case im == "":
+	case hash != "" && hash != im:
+		fe.Add("contentHash", msgHashMismatch)
+	default:
+		hash = im
 	}
 	if hash == "" && len(fe["contentHash"]) == 0 {
 		fe.Add("contentHash", msgHashRequired)
@@ -176,7 +176,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if saved.Slug != slug {
-		a.cache.drop(fragKey(c.Handle, slug))
+		a.cache.Delete(fragKey(c.Handle, slug))
 	}
 	body, newHash, err := a.remember(c, saved)
 	if err != nil {
@@ -229,34 +229,29 @@ func merge(cur *content.Entry, in *Input) *content.Entry {
 // content, ...data}, so a blueprint may constrain the standard fields too.
 func (a *api) check(r *http.Request, op string, c *content.Collection, e *content.Entry, fe content.FieldErrors) error {
 	engineFailed := len(fe) > 0
-	bp, err := a.Store.Blueprint(content.BlueprintCollections, c.Blueprint)
-	if err != nil && !content.IsNotFound(err) {
+	values := content.NewMap(5 + e.Data.Len())
+	values.Set("title", e.Title)
+	values.Set("slug", e.Slug)
+	values.Set("status", e.Status)
+	if e.Author != "" {
+		values.Set("author", e.Author)
+	}
+	values.Set("content", e.Content)
+	for _, k := range e.Data.Keys() {
+		values.Set(k, e.Data.Value(k))
+	}
+	bfe, bp, err := validate.AgainstBlueprint(r.Context(), a.Store, content.BlueprintCollections, c.Blueprint, values,
+		validate.Options{Hooks: a.Hooks, Form: c.Handle, Log: a.Log})
+	if err != nil {
 		return err
 	}
-	if bp != nil {
-		values := content.NewMap(5 + e.Data.Len())
-		values.Set("title", e.Title)
-		values.Set("slug", e.Slug)
-		values.Set("status", e.Status)
-		if e.Author != "" {
-			values.Set("author", e.Author)
+	for k, msgs := range bfe {
+		if len(fe[k]) == 0 { // the engine's message already says what is wrong
+			fe[k] = msgs
 		}
-		values.Set("content", e.Content)
-		for _, k := range e.Data.Keys() {
-			values.Set(k, e.Data.Value(k))
-		}
-		bfe, err := validate.Values(r.Context(), bp.Fields(), values, validate.Options{Hooks: a.Hooks, Form: c.Handle, Log: a.Log})
-		if err != nil {
-			return err
-		}
-		for k, msgs := range bfe {
-			if len(fe[k]) == 0 { // the engine's message already says what is wrong
-				fe[k] = msgs
-			}
-		}
-		if len(fe) > 0 && !engineFailed {
-			return content.InvalidFields(op, fmt.Sprintf("Entry data validation failed for blueprint %q", bp.Handle), fe)
-		}
+	}
+	if !engineFailed {
+		return validate.BlueprintError(op, "Entry data", bp, fe)
 	}
 	return fe.Err(op, msgInvalid)
 }
@@ -281,7 +276,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 	if err := a.Store.DeleteEntry(c.Handle, slug); err != nil {
 		return err
 	}
-	a.cache.drop(fragKey(c.Handle, slug))
+	a.cache.Delete(fragKey(c.Handle, slug))
 	web.WriteJSON(w, http.StatusOK, struct {
 		Success bool `json:"success"`
 	}{true})

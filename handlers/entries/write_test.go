@@ -270,18 +270,22 @@ func TestUpdate(t *testing.T) {
 			t.Errorf("author still in the file:\n%s", raw)
 		}
 	})
-	t.Run("If-Match instead of contentHash", func(t *testing.T) {
-		t.Parallel()
-		e := newEnv(t)
-		w := e.do(t, webtest.Request{Method: "PUT", Path: "/api/entries/blog/second", Token: tokEditor,
-			Header: http.Header{"If-Match": {`"` + e.hashOf(t, "blog", "second") + `"`}}, Body: map[string]any{"content": "New body"}})
-		if w.Code != 200 {
-			t.Fatalf("status = %d; body %s", w.Code, w.Body)
-		}
-		if p := e.parsed(t, "blog", "second"); p.Content != "New body" {
-			t.Errorf("content = %q", p.Content)
-		}
-	})
+	// If-Match is read by the same rules as on every other resource (web.IfMatch): the ETag as
+	// sent, or its weak form, which proxies that compress make of it.
+	for _, form := range []struct{ name, prefix string }{{"If-Match instead of contentHash", ""}, {"weak If-Match", "W/"}} {
+		t.Run(form.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			w := e.do(t, webtest.Request{Method: "PUT", Path: "/api/entries/blog/second", Token: tokEditor,
+				Header: http.Header{"If-Match": {form.prefix + `"` + e.hashOf(t, "blog", "second") + `"`}}, Body: map[string]any{"content": "New body"}})
+			if w.Code != 200 {
+				t.Fatalf("status = %d; body %s", w.Code, w.Body)
+			}
+			if p := e.parsed(t, "blog", "second"); p.Content != "New body" {
+				t.Errorf("content = %q", p.Content)
+			}
+		})
+	}
 	t.Run("rename", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
@@ -345,8 +349,10 @@ func TestUpdate(t *testing.T) {
 			errCase{422, "VALIDATION_ERROR", "contentHash is required for update operations", map[string][]string{"contentHash": {"contentHash is required"}}}},
 		{"contentHash malformed", "/api/entries/blog/hello", map[string]any{"contentHash": "abc"}, nil,
 			errCase{422, "VALIDATION_ERROR", "", map[string][]string{"contentHash": {"contentHash must be the 64-character hex SHA-256 the entry was read with"}}}},
-		{"If-Match malformed", "/api/entries/blog/hello", map[string]any{"title": "Long enough"}, http.Header{"If-Match": {"*"}},
-			errCase{422, "VALIDATION_ERROR", "", map[string][]string{"contentHash": {"If-Match must be one quoted contentHash, as sent in the ETag"}}}},
+		{"If-Match not a quoted ETag", "/api/entries/blog/hello", map[string]any{"title": "Long enough"}, http.Header{"If-Match": {hello}},
+			errCase{400, "BAD_REQUEST", `If-Match must hold one ETag as returned by GET, e.g. "3a7bd3e2..."`, nil}},
+		{"If-Match any names no version", "/api/entries/blog/hello", map[string]any{"title": "Long enough"}, http.Header{"If-Match": {"*"}},
+			errCase{422, "VALIDATION_ERROR", "contentHash is required for update operations", map[string][]string{"contentHash": {"contentHash is required"}}}},
 		{"If-Match and contentHash disagree", "/api/entries/blog/hello", map[string]any{"contentHash": hello}, http.Header{"If-Match": {`"` + stale + `"`}},
 			errCase{422, "VALIDATION_ERROR", "", map[string][]string{"contentHash": {"contentHash and If-Match name different versions"}}}},
 		{"stale contentHash", "/api/entries/blog/hello", map[string]any{"contentHash": stale, "title": "Lost update"}, nil,

@@ -139,8 +139,7 @@ func (a *api) failed(w http.ResponseWriter, r *http.Request, browser bool, f *fo
 	if status == http.StatusNotFound || status >= 500 && status != http.StatusServiceUnavailable {
 		return err
 	}
-	code, _ := body["code"].(string)
-	q := url.Values{"status": {"error"}, "code": {code}}
+	q := url.Values{"status": {"error"}, "code": {body.Code}}
 	target := a.sameSiteReferer(r)
 	if f != nil {
 		q.Set("form", f.def.Handle)
@@ -153,7 +152,7 @@ func (a *api) failed(w http.ResponseWriter, r *http.Request, browser bool, f *fo
 		q.Set("errors", string(raw))
 	}
 	if info := web.InfoFrom(r.Context()); info != nil {
-		info.Err, info.Code = err, code
+		info.Err, info.Code = err, body.Code
 	}
 	for k, vs := range hdr {
 		for _, v := range vs {

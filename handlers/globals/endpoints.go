@@ -1,7 +1,6 @@
 package globals
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -120,17 +119,12 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if err := fe.Err(op, "Global data is invalid"); err != nil {
 		return err
 	}
-	bp, err := a.Store.Blueprint(content.BlueprintGlobals, d.Blueprint)
-	switch {
-	case err == nil:
-		fe, err := validate.Values(r.Context(), bp.Fields(), values, validate.Options{Hooks: a.Hooks, Form: d.Handle, Log: a.Log})
-		if err != nil {
-			return err
-		}
-		if err := fe.Err(op, fmt.Sprintf("Global data validation failed for blueprint %q", bp.Handle)); err != nil {
-			return err
-		}
-	case !content.IsNotFound(err):
+	fe, bp, err := validate.AgainstBlueprint(r.Context(), a.Store, content.BlueprintGlobals, d.Blueprint, values,
+		validate.Options{Hooks: a.Hooks, Form: d.Handle, Log: a.Log})
+	if err != nil {
+		return err
+	}
+	if err := validate.BlueprintError(op, "Global data", bp, fe); err != nil {
 		return err
 	}
 	doc, err := a.Store.SaveGlobal(d.Handle, values, want)

@@ -1,10 +1,9 @@
 package graphql
 
 import (
-	"container/list"
-	"sync"
-
 	"github.com/graphql-go/graphql/language/ast"
+
+	"cms/content/lru"
 )
 
 // Bounds of the document cache: parsing and validating a query is the expensive part of a small
@@ -21,116 +20,40 @@ type docEntry struct {
 	doc *ast.Document
 }
 
-// docCache is a bounded LRU of validated documents keyed by query text.
+// docCache holds validated documents keyed by query text ([lru.Cache]): at most size of them
+// and maxDocCacheBytes of query text.
 type docCache struct {
-	mu    sync.Mutex
-	max   int
-	bytes int
-	ll    *list.List // front = most recently used
-	items map[string]*list.Element
+	lru     *lru.Cache[string, *docEntry]
+	minCost int64 // each document's share of the budget when size of them fill it
 }
 
-type docItem struct {
-	query string
-	entry *docEntry
-}
-
-func newDocCache(size int) *docCache {
-	return &docCache{max: size, ll: list.New(), items: map[string]*list.Element{}}
+func newDocCache(size int) docCache {
+	if size <= 0 {
+		return docCache{lru: lru.New[string, *docEntry](0)}
+	}
+	return docCache{lru: lru.New[string, *docEntry](maxDocCacheBytes), minCost: maxDocCacheBytes/int64(size) - lru.Overhead}
 }
 
 // get returns the document cached for query under schema generation gen.
-func (c *docCache) get(gen uint64, query string) *docEntry {
-	if c.max <= 0 {
+func (c docCache) get(gen uint64, query string) *docEntry {
+	e, ok := c.lru.Get(query)
+	if !ok || e.gen != gen {
 		return nil
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	el, ok := c.items[query]
-	if !ok {
-		return nil
-	}
-	it := el.Value.(*docItem)
-	if it.entry.gen != gen {
-		c.remove(el)
-		return nil
-	}
-	c.ll.MoveToFront(el)
-	return it.entry
+	return e
 }
 
-// put caches a validated document, evicting the least recently used ones beyond the bounds.
-func (c *docCache) put(query string, e *docEntry) {
-	if c.max <= 0 || len(query) > maxCachedQueryBytes {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if el, ok := c.items[query]; ok {
-		c.remove(el)
-	}
-	c.items[query] = c.ll.PushFront(&docItem{query: query, entry: e})
-	c.bytes += len(query)
-	for c.ll.Len() > c.max || c.bytes > maxDocCacheBytes {
-		c.remove(c.ll.Back())
+// put caches a validated document.
+func (c docCache) put(query string, e *docEntry) {
+	if len(query) <= maxCachedQueryBytes {
+		c.lru.Put(query, e, max(int64(len(query)), c.minCost))
 	}
 }
 
-func (c *docCache) remove(el *list.Element) {
-	it := el.Value.(*docItem)
-	c.ll.Remove(el)
-	delete(c.items, it.query)
-	c.bytes -= len(it.query)
-}
-
-// resultCache holds encoded responses of entry queries, keyed by everything they depend on
-// (schema and content generations, the caller's permissions, the query and its variables). It is
-// bounded by bytes and emptied when full: a full cache means the working set is larger than the
-// budget anyway, and emptying is cheap.
-type resultCache struct {
-	mu    sync.RWMutex
-	max   int64
-	size  int64
-	gen   uint64 // content generation of the newest entry; older ones are dropped
-	items map[string][]byte
-}
-
-func newResultCache(maxBytes int64) *resultCache {
-	return &resultCache{max: maxBytes, items: map[string][]byte{}}
-}
-
-func (c *resultCache) enabled() bool { return c.max > 0 }
-
-func (c *resultCache) get(key string) ([]byte, bool) {
-	if !c.enabled() {
-		return nil, false
-	}
-	c.mu.RLock()
-	b, ok := c.items[key]
-	c.mu.RUnlock()
-	return b, ok
-}
-
-// put stores body under key for content generation gen. Entries of older generations can never
-// be asked for again, so a newer generation empties the cache.
-func (c *resultCache) put(key string, gen uint64, body []byte) {
-	n := int64(len(body) + len(key))
-	if !c.enabled() || n > c.max/4 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if gen < c.gen {
-		return
-	}
-	if old, ok := c.items[key]; ok {
-		c.size -= int64(len(old) + len(key))
-	}
-	if gen > c.gen || c.size+n > c.max {
-		c.gen = gen
-		c.items = map[string][]byte{}
-		c.size = 0
-	}
-	c.items[key] = body
-	c.size += n
+// newResultCache returns the cache of encoded responses of entry queries ([lru.Cache]), keyed
+// by everything they depend on (schema and content generations, the caller's permissions, the
+// query and its variables): responses of older generations are never asked for again and age
+// out.
+func newResultCache(maxBytes int64) *lru.Cache[string, []byte] {
+	return lru.New[string, []byte](maxBytes)
 }

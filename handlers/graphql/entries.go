@@ -135,18 +135,16 @@ func (a *api) resolveEntries(cs *collSchema) gql.FieldResolveFn {
 
 // listQuery turns the arguments of a list query into a store query.
 func listQuery(cs *collSchema, args map[string]any) (query.Query, error) {
-	q := query.Query{Limit: DefaultLimit}
-	if v, ok := args["limit"]; ok {
-		n, _ := v.(int)
-		if n < 1 || n > MaxLimit {
-			return q, newError(CodeBadRequest, "limit must be between 1 and %d, got %v", MaxLimit, v)
+	q := query.Query{Limit: query.DefaultLimit}
+	if n, ok := args["limit"].(int); ok {
+		if err := query.CheckLimit(n); err != nil {
+			return q, newError(CodeBadRequest, "%v", err)
 		}
 		q.Limit = n
 	}
-	if v, ok := args["offset"]; ok {
-		n, _ := v.(int)
-		if n < 0 || n > query.MaxOffset {
-			return q, newError(CodeBadRequest, "offset must be between 0 and %d, got %v", query.MaxOffset, v)
+	if n, ok := args["offset"].(int); ok {
+		if err := query.CheckOffset(n); err != nil {
+			return q, newError(CodeBadRequest, "%v", err)
 		}
 		q.Offset = n
 	}

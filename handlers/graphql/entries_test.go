@@ -222,9 +222,11 @@ func TestSortAndPagination(t *testing.T) {
 		{name: "bad direction", args: `(sort: "title:up")`, code: graphql.CodeBadRequest, msg: "asc or desc"},
 		{name: "unknown field", args: `(sort: "colour:asc")`, code: graphql.CodeBadRequest, msg: `"colour"`},
 		{name: "not a field name", args: `(sort: "a b:asc")`, code: graphql.CodeBadRequest},
-		{name: "limit zero", args: `(limit: 0)`, code: graphql.CodeBadRequest, msg: "limit"},
-		{name: "limit too large", args: `(limit: 1001)`, code: graphql.CodeBadRequest, msg: "limit"},
-		{name: "negative offset", args: `(offset: -1)`, code: graphql.CodeBadRequest, msg: "offset"},
+		{name: "largest limit", args: `(sort: "title:asc", limit: 1000)`, want: []string{"alpha", "beta", "gamma"}},
+		{name: "limit zero", args: `(limit: 0)`, code: graphql.CodeBadRequest, msg: "limit must be a whole number from 1 to 1000, got 0"},
+		{name: "limit too large", args: `(limit: 1001)`, code: graphql.CodeBadRequest, msg: "limit must be a whole number from 1 to 1000, got 1001"},
+		{name: "negative offset", args: `(offset: -1)`, code: graphql.CodeBadRequest, msg: "offset must be a whole number from 0 to 1000000, got -1"},
+		{name: "offset too large", args: `(offset: 1000001)`, code: graphql.CodeBadRequest, msg: "offset must be a whole number from 0 to 1000000, got 1000001"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

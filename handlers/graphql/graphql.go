@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/lru"
 	"cms/content/query"
 	"cms/handlers/web"
 )
@@ -112,12 +113,6 @@ const (
 	DefaultMaxBodyBytes  = 256 << 10
 )
 
-// Limits of list queries.
-const (
-	DefaultLimit = 100
-	MaxLimit     = 1000
-)
-
 // Deps are the inputs of the group.
 type Deps struct {
 	Store Store
@@ -133,8 +128,8 @@ type Deps struct {
 type api struct {
 	Deps
 	schemas *schemaCache
-	docs    *docCache
-	results *resultCache
+	docs    docCache
+	results *lru.Cache[string, []byte]
 }
 
 // New builds the group's handler.

@@ -7,6 +7,8 @@ import (
 
 	gql "github.com/graphql-go/graphql"
 	"github.com/graphql-go/graphql/language/ast"
+
+	"cms/content/query"
 )
 
 // maxCost saturates complexity sums so that no query can overflow them.
@@ -278,10 +280,10 @@ func (z *analyzer) limitOf(f *ast.Field) int {
 			case int64:
 				n = x
 			default:
-				return DefaultLimit // absent or null: the default applies
+				return query.DefaultLimit // absent or null: the default applies
 			}
 		default:
-			return DefaultLimit
+			return query.DefaultLimit
 		}
 		switch {
 		case n < 1:
@@ -291,7 +293,7 @@ func (z *analyzer) limitOf(f *ast.Field) int {
 		}
 		return int(n)
 	}
-	return DefaultLimit
+	return query.DefaultLimit
 }
 
 func addCost(a, b int) int {

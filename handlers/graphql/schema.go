@@ -8,6 +8,7 @@ import (
 	gql "github.com/graphql-go/graphql"
 
 	"cms/content"
+	"cms/content/query"
 )
 
 // fieldKind is how a blueprint field is typed in GraphQL (by its field type, see kindOf).
@@ -223,7 +224,7 @@ func (a *api) assemble(colls []*collSchema) (*builtSchema, error) {
 			Description: fmt.Sprintf("Entries of the %s collection.", cs.coll.Handle),
 			Args: gql.FieldConfigArgument{
 				"filter": {Type: filterType, Description: "field -> value; list fields match when they contain the value"},
-				"limit":  {Type: gql.Int, Description: fmt.Sprintf("1 to %d, default %d", MaxLimit, DefaultLimit)},
+				"limit":  {Type: gql.Int, Description: fmt.Sprintf("1 to %d, default %d", query.MaxLimit, query.DefaultLimit)},
 				"offset": {Type: gql.Int},
 				"sort":   {Type: gql.String, Description: "field:asc or field:desc"},
 				"status": {Type: gql.String, Description: "published (default), draft or all; draft and all need permission to edit entries"},

@@ -19,6 +19,7 @@ import (
 
 	"cms/content"
 	"cms/content/access"
+	"cms/content/query"
 	"cms/handlers/web"
 )
 
@@ -94,11 +95,9 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 	// errors, and its key holds everything those checks and the answer depend on: a hit can
 	// skip them.
 	var key string
-	var gen uint64
-	if a.results.enabled() {
-		gen = a.Store.Generation()
-		key = resultKey(bs.gen, gen, p, req.OperationName, req.Query, vars)
-		if body, ok := a.results.get(key); ok {
+	if a.results.Enabled() {
+		key = resultKey(bs.gen, a.Store.Generation(), p, req.OperationName, req.Query, vars)
+		if body, ok := a.results.Get(key); ok {
 			a.write(w, body)
 			return nil
 		}
@@ -146,7 +145,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 	case an.depth > cfg.MaxDepth:
 		return a.writeErrors(w, r, newError(CodeTooDeep, "The query is %d levels deep; the maximum depth is %d", an.depth, cfg.MaxDepth))
 	case an.cost > cfg.MaxComplexity:
-		return a.writeErrors(w, r, newError(CodeTooComplex, "The query's complexity is %d; the maximum is %d (every field costs 1, and a list query multiplies its selection by its limit, %d when omitted)", an.cost, cfg.MaxComplexity, DefaultLimit))
+		return a.writeErrors(w, r, newError(CodeTooComplex, "The query's complexity is %d; the maximum is %d (every field costs 1, and a list query multiplies its selection by its limit, %d when omitted)", an.cost, cfg.MaxComplexity, query.DefaultLimit))
 	}
 	if !cached {
 		if gerr := checkMerge(entry.doc); gerr != nil {
@@ -183,7 +182,7 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, req request, viaGET 
 		return err
 	}
 	if key != "" && an.entryOnly && len(errs) == 0 {
-		a.results.put(key, gen, body)
+		a.results.Put(key, body, int64(len(key)+len(body)))
 	}
 	noteCode(r, errs)
 	a.write(w, body)

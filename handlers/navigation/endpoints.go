@@ -184,14 +184,8 @@ func (a *api) checkReferences(op string, d *content.NavigationDef, items []conte
 // checkExtras validates the extra keys of every item (an icon, say) against the fields of the
 // navigation's blueprint that are not the built-in item keys.
 func (a *api) checkExtras(r *http.Request, op string, d *content.NavigationDef, items []content.NavItem) error {
-	if d.Blueprint == "" {
-		return nil
-	}
-	bp, err := a.Store.Blueprint(content.BlueprintNavigations, d.Blueprint)
-	if err != nil {
-		if content.IsNotFound(err) {
-			return nil
-		}
+	bp, err := validate.FindBlueprint(a.Store, content.BlueprintNavigations, d.Blueprint)
+	if err != nil || bp == nil {
 		return err
 	}
 	var fields []content.Field
@@ -232,7 +226,7 @@ func (a *api) checkExtras(r *http.Request, op string, d *content.NavigationDef, 
 	if err := walk(items, "items"); err != nil {
 		return err
 	}
-	return fe.Err(op, fmt.Sprintf("Navigation items fail blueprint %q", bp.Handle))
+	return validate.BlueprintError(op, "Navigation item data", bp, fe)
 }
 
 // resolver finds the public URLs of entry references, remembering each answer for a request.

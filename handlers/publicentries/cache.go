@@ -1,16 +1,10 @@
 package publicentries
 
-import "sync"
+import "cms/content/lru"
 
-// cache holds encoded responses keyed by request, each valid for one version. It is bounded by
-// bytes: when full, about a tenth of it is evicted at random (map iteration order), which keeps
-// a hot working set larger than the budget mostly cached instead of emptying it.
-type cache struct {
-	mu    sync.RWMutex
-	max   int64
-	size  int64
-	items map[string]cached
-}
+// cache holds encoded responses (or entries) and their ETags keyed by request ([lru.Cache]),
+// each valid for one version.
+type cache struct{ lru *lru.Cache[string, cached] }
 
 type cached struct {
 	version uint64
@@ -18,45 +12,16 @@ type cached struct {
 	etag    string
 }
 
-func newCache(maxBytes int64) *cache {
-	return &cache{max: maxBytes, items: map[string]cached{}}
-}
+func newCache(maxBytes int64) cache { return cache{lru.New[string, cached](maxBytes)} }
 
-func (c *cache) get(key string, version uint64) ([]byte, string, bool) {
-	if c.max < 0 {
-		return nil, "", false
-	}
-	c.mu.RLock()
-	it, ok := c.items[key]
-	c.mu.RUnlock()
+func (c cache) get(key string, version uint64) ([]byte, string, bool) {
+	it, ok := c.lru.Get(key)
 	if !ok || it.version != version {
 		return nil, "", false
 	}
 	return it.body, it.etag, true
 }
 
-func cost(key string, body []byte) int64 { return int64(len(key)+len(body)) + 64 }
-
-func (c *cache) put(key string, version uint64, body []byte, etag string) {
-	if c.max < 0 || cost(key, body) > c.max/8 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if old, ok := c.items[key]; ok {
-		c.size -= cost(key, old.body)
-		delete(c.items, key)
-	}
-	if c.size+cost(key, body) > c.max {
-		target := c.max - c.max/10
-		for k, it := range c.items {
-			if c.size+cost(key, body) <= target {
-				break
-			}
-			c.size -= cost(k, it.body)
-			delete(c.items, k)
-		}
-	}
-	c.items[key] = cached{version: version, body: body, etag: etag}
-	c.size += cost(key, body)
+func (c cache) put(key string, version uint64, body []byte, etag string) {
+	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(len(key)+len(body)+len(etag)))
 }

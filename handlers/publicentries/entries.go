@@ -141,7 +141,6 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q.Status = content.StatusPublished // whatever the client asked
 	entries, total, err := a.Store.Entries(c.Handle, q)
 	if err != nil {
 		return err
@@ -171,34 +170,15 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return a.write(w, r, etag, body)
 }
 
+// parseQuery reads the list parameters ([web.ListQuery]). Whatever status the client asks for,
+// by parameter or filter, only published entries are listed.
 func parseQuery(r *http.Request) (query.Query, error) {
-	v := r.URL.Query()
-	var q query.Query
-	var err error
-	for _, name := range []string{"limit", "offset", "sort", "filter"} {
-		if len(v[name]) > 1 {
-			return q, web.BadRequest("%s may be given only once", name)
-		}
-	}
-	if q.Limit, err = query.ParseCount("limit", v.Get("limit"), DefaultLimit, 1<<30); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Limit > MaxLimit {
-		return q, web.BadRequest("limit must be at most %d, got %d", MaxLimit, q.Limit)
-	}
-	if q.Limit == 0 {
-		q.Limit = DefaultLimit
-	}
-	if q.Offset, err = query.ParseCount("offset", v.Get("offset"), 0, query.MaxOffset); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Sort, err = query.ParseSort(v.Get("sort")); err != nil {
-		return q, web.BadRequest("%v", err)
-	}
-	if q.Filter, err = query.ParseFilter(v.Get("filter")); err != nil {
-		return q, web.BadRequest("%v", err)
+	q, err := web.ListQuery(r)
+	if err != nil {
+		return q, err
 	}
 	delete(q.Filter, "status") // only published entries are public; asking for drafts changes nothing
+	q.Status = content.StatusPublished
 	return q, nil
 }
 

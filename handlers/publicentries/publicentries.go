@@ -52,16 +52,10 @@ type Deps struct {
 	CacheBytes int64
 }
 
-// Defaults of the list query.
-const (
-	DefaultLimit = 100
-	MaxLimit     = 1000
-)
-
 type api struct {
 	Deps
-	entries *cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
-	lists   *cache // collection + query -> whole response, valid for one collection version
+	entries cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
+	lists   cache // collection + query -> whole response, valid for one collection version
 }
 
 // New builds the group's handler.

@@ -139,6 +139,9 @@ func TestList(t *testing.T) {
 		{"draft filtered by its own field stays hidden", "/api/public/entries/blog?filter=" + f(`{"title":"Secret draft"}`), "", 0},
 		{"limit", "/api/public/entries/blog?limit=2&sort=-rating", "three,one", 3},
 		{"offset", "/api/public/entries/blog?limit=1&offset=1&sort=-rating", "one", 3},
+		{"largest limit", "/api/public/entries/blog?limit=1000&sort=-rating", "three,one,two", 3},
+		{"asking for every status changes nothing", "/api/public/entries/blog?status=all", "one,three,two", 3},
+		{"asking for drafts by status changes nothing", "/api/public/entries/blog?status=draft", "one,three,two", 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,9 +240,11 @@ func TestErrors(t *testing.T) {
 		{"bad collection handle", "GET", "/api/public/entries/%2E%2E", 400, "BAD_REQUEST", "Invalid collection"},
 		{"malformed filter", "GET", "/api/public/entries/blog?filter=%7Bbad", 400, "BAD_REQUEST", "filter is not valid JSON"},
 		{"filter not an object", "GET", "/api/public/entries/blog?filter=%5B1%5D", 400, "BAD_REQUEST", "JSON object"},
-		{"non-numeric limit", "GET", "/api/public/entries/blog?limit=ten", 400, "BAD_REQUEST", "limit must be a non-negative integer"},
-		{"negative limit", "GET", "/api/public/entries/blog?limit=-1", 400, "BAD_REQUEST", "limit"},
-		{"limit too large", "GET", "/api/public/entries/blog?limit=5000", 400, "BAD_REQUEST", "at most 1000"},
+		{"non-numeric limit", "GET", "/api/public/entries/blog?limit=ten", 400, "BAD_REQUEST", `limit must be a whole number from 1 to 1000, got "ten"`},
+		{"negative limit", "GET", "/api/public/entries/blog?limit=-1", 400, "BAD_REQUEST", `limit must be a whole number from 1 to 1000, got "-1"`},
+		{"limit zero", "GET", "/api/public/entries/blog?limit=0", 400, "BAD_REQUEST", `limit must be a whole number from 1 to 1000, got "0"`},
+		{"limit too large", "GET", "/api/public/entries/blog?limit=5000", 400, "BAD_REQUEST", `limit must be a whole number from 1 to 1000, got "5000"`},
+		{"offset too large", "GET", "/api/public/entries/blog?offset=1000001", 400, "BAD_REQUEST", `offset must be a whole number from 0 to 1000000, got "1000001"`},
 		{"bad sort", "GET", "/api/public/entries/blog?sort=-", 400, "BAD_REQUEST", "sort field"},
 		{"sort injection", "GET", "/api/public/entries/blog?sort=title%3Bdrop", 400, "BAD_REQUEST", "sort field"},
 		{"repeated parameter", "GET", "/api/public/entries/blog?limit=1&limit=2", 400, "BAD_REQUEST", "only once"},

@@ -107,22 +107,16 @@ func (a *api) validate(r *http.Request, op string, t *content.Taxonomy, term *co
 	if bpHandle == "" {
 		bpHandle = t.Handle
 	}
-	bp, err := a.Store.Blueprint(content.BlueprintTaxonomies, bpHandle)
-	if err != nil {
-		if content.IsNotFound(err) {
-			return nil
-		}
-		return err
-	}
 	values := content.TermFile(term)
 	if term.Title == "" {
 		values.Delete("title") // so that a required title is reported as missing
 	}
-	fe, err := validate.Values(r.Context(), bp.Fields(), values, validate.Options{Hooks: a.Hooks, Form: t.Handle, Log: a.Log})
+	fe, bp, err := validate.AgainstBlueprint(r.Context(), a.Store, content.BlueprintTaxonomies, bpHandle, values,
+		validate.Options{Hooks: a.Hooks, Form: t.Handle, Log: a.Log})
 	if err != nil {
 		return err
 	}
-	return fe.Err(op, fmt.Sprintf("Term data validation failed for blueprint %q", bp.Handle))
+	return validate.BlueprintError(op, "Term data", bp, fe)
 }
 
 // Slugify makes a slug from a title: lower-case ASCII letters and digits, accented Latin letters

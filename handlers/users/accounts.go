@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/google/uuid"
 
@@ -15,31 +14,13 @@ import (
 	"cms/handlers/web"
 )
 
-// View is a user as the API shows it. It has no field for the password hash, so the hash cannot
-// leave the server by accident.
-type View struct {
-	ID        string   `json:"id"`
-	Email     string   `json:"email"`
-	Name      string   `json:"name"`
-	Roles     []string `json:"roles"`
-	CreatedAt string   `json:"createdAt,omitempty"`
-	LastLogin string   `json:"lastLogin,omitempty"`
-	Theme     string   `json:"theme,omitempty"`
-}
+// View is a user as the API shows it ([content.UserView], the login response's too).
+type View = content.UserView
 
-// view builds the API form of u. The last login is the later of the file's last_login (written
-// by the system we follow) and the last login this process saw.
+// view builds the API form of u, with the last login this process saw.
 func (a *api) view(u *content.User) View {
-	v := View{ID: u.ID, Email: u.Email, Name: u.Name, Roles: u.Roles, CreatedAt: u.CreatedAt, LastLogin: u.LastLogin, Theme: u.Theme}
-	if v.Roles == nil {
-		v.Roles = []string{}
-	}
-	if t, ok := a.Sessions.LastLogin(u.ID); ok {
-		if prev, err := time.Parse(time.RFC3339Nano, u.LastLogin); err != nil || t.After(prev) {
-			v.LastLogin = t.UTC().Format(sessions.TimeFormat)
-		}
-	}
-	return v
+	t, _ := a.Sessions.LastLogin(u.ID)
+	return u.View(t)
 }
 
 func noStore(w http.ResponseWriter) { w.Header().Set("Cache-Control", "no-store") }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -353,5 +354,30 @@ func TestNewChecksDeps(t *testing.T) {
 	t.Parallel()
 	if _, err := users.New(users.Deps{}); err == nil || !strings.Contains(err.Error(), "Store") || !strings.Contains(err.Error(), "Auth") {
 		t.Errorf("New(empty) = %v", err)
+	}
+}
+
+// Login answers with the user as /api/users/{id} shows it: one view of a user, theme and last
+// login included.
+func TestLoginShowsTheSameView(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	admin := e.Token(t, "alice")
+	if w := e.do(t, webtest.Request{Method: "PUT", Path: "/api/users/me", Token: admin, Body: map[string]any{"theme": "dark"}}); w.Code != 200 {
+		t.Fatalf("set theme: %d %s", w.Code, w.Body)
+	}
+	w := e.do(t, webtest.Request{Method: "POST", Path: "/api/auth/login", Body: map[string]any{"email": "alice@example.com", "password": authtest.Password}})
+	var login struct {
+		Token string
+		User  map[string]any
+	}
+	webtest.DecodeJSON(t, w, &login)
+	if w.Code != 200 {
+		t.Fatalf("login: %d %s", w.Code, w.Body)
+	}
+	var got struct{ Data map[string]any }
+	webtest.DecodeJSON(t, e.do(t, webtest.Request{Path: "/api/users/alice", Token: login.Token}), &got)
+	if !reflect.DeepEqual(login.User, got.Data) || got.Data["theme"] != "dark" || got.Data["lastLogin"] == nil {
+		t.Errorf("login shows the user as\n%v\n/api/users/alice as\n%v", login.User, got.Data)
 	}
 }

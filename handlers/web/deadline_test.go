@@ -72,7 +72,7 @@ func TestStalledBodyIsCut(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	var env web.Envelope
-	if resp.StatusCode != http.StatusRequestTimeout || json.Unmarshal(body, &env) != nil || env.Error["code"] != "REQUEST_TIMEOUT" {
+	if resp.StatusCode != http.StatusRequestTimeout || json.Unmarshal(body, &env) != nil || env.Error.Code != "REQUEST_TIMEOUT" {
 		t.Errorf("response = %d %s, want 408 REQUEST_TIMEOUT", resp.StatusCode, body)
 	}
 	if !resp.Close {

@@ -84,77 +84,77 @@ const internalMessage = "An unexpected error occurred"
 
 // Envelope is the body of every error response.
 type Envelope struct {
-	Error map[string]any `json:"error"`
+	Error ErrorBody `json:"error"`
 }
 
-// Describe returns the status and envelope WriteError would send for err.
-func Describe(err error) (int, map[string]any, http.Header) {
-	body := map[string]any{}
+// ErrorBody is the object inside the envelope: {"code","message"}, for validation errors
+// "fields" and "details":{"fieldErrors"}, and the facts of Details written twice, once among the
+// error's own members and once inside "details", which is where Madori clients read them.
+type ErrorBody struct {
+	Code    string
+	Message string
+	Fields  map[string][]string // messages by field
+	Details any                 // a typed struct of extra facts
+}
+
+// MarshalJSON writes the members in key order, so one error always reads the same. A member of
+// Details never replaces one of the error's own; inside "details" it joins fieldErrors. Details
+// that cannot be encoded are left out rather than turning the error into another.
+func (b ErrorBody) MarshalJSON() ([]byte, error) {
+	raw := func(v any) json.RawMessage {
+		r, _ := json.Marshal(v) // strings and string lists always encode
+		return r
+	}
+	top := map[string]json.RawMessage{"code": raw(b.Code), "message": raw(b.Message)}
+	details := map[string]json.RawMessage{}
+	if len(b.Fields) > 0 {
+		top["fields"] = raw(b.Fields)
+		details["fieldErrors"] = top["fields"]
+	}
+	if b.Details != nil {
+		if facts, err := json.Marshal(b.Details); err == nil {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(facts, &m) != nil { // not an object: it is the details, alone
+				top["details"] = facts
+				return json.Marshal(top)
+			}
+			for k, v := range m {
+				if _, taken := top[k]; !taken && k != "details" {
+					top[k] = v
+				}
+				details[k] = v
+			}
+		}
+	}
+	if len(details) > 0 {
+		top["details"] = raw(details)
+	}
+	return json.Marshal(top)
+}
+
+// Describe returns the status, error body and extra headers WriteError would send for err.
+func Describe(err error) (int, ErrorBody, http.Header) {
 	if we, ok := errors.AsType[*Error](err); ok {
-		body["code"] = we.Code
-		body["message"] = we.Message
-		addDetails(body, we.Details)
-		return we.Status, body, we.Header
+		return we.Status, ErrorBody{Code: we.Code, Message: we.Message, Details: we.Details}, we.Header
 	}
 	if ce, ok := errors.AsType[*content.Error](err); ok {
 		status, code := kindStatus(ce.Kind)
 		if ce.Code != "" {
 			code = ce.Code
 		}
-		msg := ce.Message
-		if ce.Kind == content.Internal || msg == "" {
-			if ce.Kind == content.Internal {
-				msg = internalMessage
-			} else {
-				msg = http.StatusText(status)
-			}
-		}
-		body["code"] = code
-		body["message"] = msg
-		if len(ce.Fields) > 0 {
-			body["fields"] = ce.Fields
-			body["details"] = map[string]any{"fieldErrors": ce.Fields}
-		}
-		if ce.Kind != content.Internal {
-			addDetails(body, ce.Details)
+		body := ErrorBody{Code: code, Message: ce.Message, Fields: ce.Fields, Details: ce.Details}
+		switch {
+		case ce.Kind == content.Internal: // the message and facts may name files
+			body.Message, body.Details = internalMessage, nil
+		case body.Message == "":
+			body.Message = http.StatusText(status)
 		}
 		return status, body, nil
 	}
 	if errors.Is(err, fs.ErrNotExist) {
-		return http.StatusNotFound, map[string]any{"code": "NOT_FOUND", "message": "Not found"}, nil
+		return http.StatusNotFound, ErrorBody{Code: "NOT_FOUND", Message: "Not found"}, nil
 	}
-	body["code"] = "INTERNAL_ERROR"
-	body["message"] = internalMessage
-	return http.StatusInternalServerError, body, nil
-}
-
-// addDetails writes the fields of a details struct inside the error object and again under
-// "details", which is where Madori clients read them.
-func addDetails(body map[string]any, details any) {
-	if details == nil {
-		return
-	}
-	raw, err := json.Marshal(details)
-	if err != nil {
-		return
-	}
-	var m map[string]any
-	if json.Unmarshal(raw, &m) != nil {
-		body["details"] = details
-		return
-	}
-	for k, v := range m {
-		if _, taken := body[k]; !taken {
-			body[k] = v
-		}
-	}
-	if d, ok := body["details"].(map[string]any); ok {
-		for k, v := range m {
-			d[k] = v
-		}
-	} else {
-		body["details"] = m
-	}
+	return http.StatusInternalServerError, ErrorBody{Code: "INTERNAL_ERROR", Message: internalMessage}, nil
 }
 
 // WriteError writes err in the error envelope and hands it to the access log. A request whose
@@ -169,8 +169,7 @@ func WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status, body, hdr := Describe(err)
 	if info != nil {
-		info.Err = err
-		info.Code, _ = body["code"].(string)
+		info.Err, info.Code = err, body.Code
 	}
 	for k, vs := range hdr {
 		for _, v := range vs {

@@ -20,6 +20,15 @@ type depth struct {
 	ActualDepth int `json:"actualDepth"`
 }
 
+type refs struct {
+	References []string `json:"references"`
+}
+
+type clash struct {
+	Code  string `json:"code"`
+	Extra int    `json:"extra"`
+}
+
 func TestWriteError(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -41,6 +50,20 @@ func TestWriteError(t *testing.T) {
 		{"plain error", errors.New("boom"), 500, `{"error":{"code":"INTERNAL_ERROR","message":"An unexpected error occurred"}}`},
 		{"transport error", &web.Error{Status: 429, Code: "RATE_LIMITED", Message: "slow down", Header: http.Header{"Retry-After": {"7"}}}, 429, `{"error":{"code":"RATE_LIMITED","message":"slow down"}}`},
 		{"hook unavailable", &content.Error{Kind: content.Unavailable, Code: "HOOK_UNAVAILABLE", Message: "hook x is not installed"}, 503, `{"error":{"code":"HOOK_UNAVAILABLE","message":"hook x is not installed"}}`},
+		{"fields and details together", &content.Error{Kind: content.Invalid, Code: "INVALID_ENTRY_REFERENCE", Message: "bad refs",
+			Fields: map[string][]string{"items[0].entry": {"no such entry"}}, Details: refs{References: []string{"blog/x"}}},
+			422, `{"error":{"code":"INVALID_ENTRY_REFERENCE","details":{"fieldErrors":{"items[0].entry":["no such entry"]},"references":["blog/x"]},"fields":{"items[0].entry":["no such entry"]},"message":"bad refs","references":["blog/x"]}}`},
+		{"transport error with details", &web.Error{Status: 413, Code: "PAYLOAD_TOO_LARGE", Message: "big", Details: content.LimitDetails{Limit: 9}},
+			413, `{"error":{"code":"PAYLOAD_TOO_LARGE","details":{"limit":9},"limit":9,"message":"big"}}`},
+		{"a fact never replaces the error's own members", &content.Error{Kind: content.Conflict, Message: "dup", Details: clash{Code: "X", Extra: 1}},
+			409, `{"error":{"code":"CONFLICT","details":{"code":"X","extra":1},"extra":1,"message":"dup"}}`},
+		{"facts that are not an object", &content.Error{Kind: content.Conflict, Message: "dup", Details: []int{1, 2}},
+			409, `{"error":{"code":"CONFLICT","details":[1,2],"message":"dup"}}`},
+		{"internal drops its facts", &content.Error{Kind: content.Internal, Message: "/secret", Details: content.LimitDetails{Limit: 9}},
+			500, `{"error":{"code":"INTERNAL_ERROR","message":"An unexpected error occurred"}}`},
+		{"facts that cannot be encoded are left out", &web.Error{Status: 409, Code: "CONFLICT", Message: "dup", Details: map[string]any{"bad": make(chan int)}},
+			409, `{"error":{"code":"CONFLICT","message":"dup"}}`},
+		{"empty message gets the status text", &content.Error{Kind: content.NotFound}, 404, `{"error":{"code":"NOT_FOUND","message":"Not Found"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,17 +296,34 @@ func TestClientAddress(t *testing.T) {
 	}
 }
 
+// IfMatch is the one reader of If-Match, for entries as for every other resource with an ETag.
 func TestIfMatchAndNoneMatch(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		header, want string
 		bad          bool
-	}{{"", "", false}, {"*", "", false}, {`"abc"`, "abc", false}, {`W/"abc"`, "abc", false}, {"abc", "", true}, {`"a","b"`, "", true}} {
+	}{
+		{"", "", false},
+		{"*", "", false},   // any version: no check
+		{" * ", "", false}, // spaces around are not part of it
+		{`"abc"`, "abc", false},
+		{`W/"abc"`, "abc", false}, // a proxy that compresses weakens the ETag it passes on
+		{` "abc" `, "abc", false},
+		{"abc", "", true}, // a bare hash is not an ETag
+		{`""`, "", true},
+		{`W/`, "", true},
+		{`"a","b"`, "", true}, // one version, not a list
+		{`"a"b"`, "", true},
+		{`"abc`, "", true},
+	} {
 		r := httptest.NewRequest("PUT", "/", nil)
 		r.Header.Set("If-Match", tt.header)
 		got, err := web.IfMatch(r)
 		if (err != nil) != tt.bad || got != tt.want {
 			t.Errorf("IfMatch(%q) = %q, %v", tt.header, got, err)
+		}
+		if we, ok := errors.AsType[*web.Error](err); tt.bad && (!ok || we.Status != http.StatusBadRequest) {
+			t.Errorf("IfMatch(%q) error = %v, want a 400", tt.header, err)
 		}
 	}
 	r := httptest.NewRequest("GET", "/", nil)

@@ -140,18 +140,9 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 	if d := filepath.Clean(cfg.Auth.SessionsDir); d != "." && filepath.IsLocal(d) {
 		sweep = append(sweep, filepath.ToSlash(d))
 	}
-	store, err := fsstore.Open(ctx, fsstore.Options{
-		Dir:          cfg.SiteDir,
-		ContentDir:   cfg.ContentPath,
-		ResourcesDir: cfg.ResourcesPath,
-		UsersDir:     cfg.UsersPath,
-		AssetsDir:    cfg.AssetsPath,
-		ReadOnly:     cfg.ReadOnly,
-		Watch:        cfg.Watch,
-		Snapshot:     cfg.IndexSnapshot,
-		SweepDirs:    sweep,
-		Log:          log.With("component", "store"),
-	})
+	opts := StoreOptions(cfg)
+	opts.SweepDirs, opts.Log = sweep, log.With("component", "store")
+	store, err := fsstore.Open(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("open site %s: %w", cfg.SiteDir, err)
 	}
@@ -169,6 +160,22 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		return nil, err
 	}
 	return s, nil
+}
+
+// StoreOptions are the store's options as the configuration sets them: the site folder and its
+// content, resources, users and assets folders, read-only, watching and the index snapshot. It is
+// the one mapping, so the server and the CLI commands open the same store.
+func StoreOptions(cfg config.Config) fsstore.Options {
+	return fsstore.Options{
+		Dir:          cfg.SiteDir,
+		ContentDir:   cfg.ContentPath,
+		ResourcesDir: cfg.ResourcesPath,
+		UsersDir:     cfg.UsersPath,
+		AssetsDir:    cfg.AssetsPath,
+		ReadOnly:     cfg.ReadOnly,
+		Watch:        cfg.Watch,
+		Snapshot:     cfg.IndexSnapshot,
+	}
 }
 
 // Group is one endpoint group: its name (the handler package's name), the path prefixes it serves,

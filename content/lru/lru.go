@@ -1,0 +1,133 @@
+// Package lru is the one in-memory cache of the service: bounded by a byte budget, it evicts the
+// least recently used values first, so a hot working set larger than the budget stays mostly
+// cached instead of being emptied or thinned at random. It holds encoded entries, entry lists,
+// GraphQL results and parsed GraphQL documents. Whether a value is still current (its content
+// hash, collection version or generation) is the caller's to check: a value that no longer
+// matches is simply never asked for again and ages out.
+package lru
+
+import "sync"
+
+// Overhead is what every value costs on top of the cost its caller names: the list node and map
+// slot that hold it.
+const Overhead = 64
+
+// Cache maps keys to values within a byte budget. It is safe for concurrent use.
+type Cache[K comparable, V any] struct {
+	max   int64 // budget in bytes; 0 keeps nothing
+	mu    sync.Mutex
+	size  int64
+	items map[K]*node[K, V]
+	root  node[K, V] // root.next is the most recently used, root.prev the least
+}
+
+type node[K comparable, V any] struct {
+	key        K
+	val        V
+	cost       int64
+	prev, next *node[K, V]
+}
+
+// New returns a cache of at most maxBytes, counted as the costs given to Put plus Overhead
+// each. maxBytes <= 0 makes a cache that keeps nothing.
+func New[K comparable, V any](maxBytes int64) *Cache[K, V] {
+	c := &Cache[K, V]{max: max(maxBytes, 0), items: map[K]*node[K, V]{}}
+	c.root.next, c.root.prev = &c.root, &c.root
+	return c
+}
+
+// Enabled reports whether the cache keeps anything, so a caller can skip building keys.
+func (c *Cache[K, V]) Enabled() bool { return c != nil && c.max > 0 }
+
+// Get returns the value of key and marks it most recently used.
+func (c *Cache[K, V]) Get(key K) (V, bool) {
+	if !c.Enabled() {
+		var zero V
+		return zero, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.items[key]
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	c.unlink(n)
+	c.pushFront(n)
+	return n.val, true
+}
+
+// Put stores val under key, replacing any value it had, and evicts the least recently used
+// values until the cache is within its budget. A value costing more than a quarter of the budget
+// is not kept (and any older value of key is dropped), so one large value cannot empty the
+// cache.
+func (c *Cache[K, V]) Put(key K, val V, cost int64) {
+	if !c.Enabled() {
+		return
+	}
+	cost = max(cost, 0) + Overhead
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.items[key]; ok {
+		c.remove(old)
+	}
+	if cost > c.max/4 {
+		return
+	}
+	n := &node[K, V]{key: key, val: val, cost: cost}
+	c.items[key] = n
+	c.pushFront(n)
+	c.size += cost
+	for c.size > c.max {
+		c.remove(c.root.prev)
+	}
+}
+
+// Delete drops the value of key, if any.
+func (c *Cache[K, V]) Delete(key K) {
+	if !c.Enabled() {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.items[key]; ok {
+		c.remove(n)
+	}
+}
+
+// Len returns how many values the cache holds.
+func (c *Cache[K, V]) Len() int {
+	if !c.Enabled() {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.items)
+}
+
+// Bytes returns the cost of the values the cache holds, Overhead included.
+func (c *Cache[K, V]) Bytes() int64 {
+	if !c.Enabled() {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.size
+}
+
+func (c *Cache[K, V]) pushFront(n *node[K, V]) {
+	n.prev, n.next = &c.root, c.root.next
+	n.next.prev = n
+	c.root.next = n
+}
+
+func (c *Cache[K, V]) unlink(n *node[K, V]) {
+	n.prev.next, n.next.prev = n.next, n.prev
+	n.prev, n.next = nil, nil
+}
+
+func (c *Cache[K, V]) remove(n *node[K, V]) {
+	c.unlink(n)
+	delete(c.items, n.key)
+	c.size -= n.cost
+}

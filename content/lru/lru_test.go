@@ -1,0 +1,151 @@
+package lru_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"cms/content/lru"
+)
+
+type op struct {
+	do   string // "put", "get", "del"
+	key  string
+	cost int64
+}
+
+// Each case runs its operations on a fresh cache of 1000 bytes and names the keys left, and for
+// every get whether it hit.
+func TestCache(t *testing.T) {
+	t.Parallel()
+	const budget = 1000
+	c := func(cost int64) int64 { return cost - lru.Overhead } // a value costing this in all
+	tests := []struct {
+		name     string
+		ops      []op
+		wantKeys []string
+		wantHits []bool
+	}{
+		{"a value put is got", []op{{"put", "a", c(100)}, {"get", "a", 0}, {"get", "b", 0}}, []string{"a"}, []bool{true, false}},
+		{"the least recently put goes first", []op{{"put", "a", c(240)}, {"put", "b", c(240)}, {"put", "c", c(240)}, {"put", "d", c(240)}, {"put", "e", c(240)}},
+			[]string{"b", "c", "d", "e"}, nil},
+		{"a get makes a value recent", []op{{"put", "a", c(240)}, {"put", "b", c(240)}, {"put", "c", c(240)}, {"put", "d", c(240)}, {"get", "a", 0}, {"put", "e", c(240)}},
+			[]string{"a", "c", "d", "e"}, []bool{true}},
+		{"a value evicts as many as it needs", []op{{"put", "a", c(100)}, {"put", "b", c(100)}, {"put", "c", c(250)}, {"put", "d", c(250)}, {"put", "e", c(250)}, {"put", "f", c(200)}},
+			[]string{"c", "d", "e", "f"}, nil},
+		{"replacing a value counts it once", []op{{"put", "a", c(250)}, {"put", "a", c(250)}, {"put", "a", c(250)}, {"put", "b", c(250)}, {"put", "c", c(250)}, {"put", "d", c(250)}},
+			[]string{"a", "b", "c", "d"}, nil},
+		{"more than a quarter of the budget is not kept", []op{{"put", "a", c(100)}, {"put", "big", c(251)}, {"get", "big", 0}}, []string{"a"}, []bool{false}},
+		{"nor is its older value", []op{{"put", "a", c(100)}, {"put", "a", c(251)}, {"get", "a", 0}}, nil, []bool{false}},
+		{"exactly a quarter is kept", []op{{"put", "a", c(250)}, {"get", "a", 0}}, []string{"a"}, []bool{true}},
+		{"delete", []op{{"put", "a", c(100)}, {"put", "b", c(100)}, {"del", "a", 0}, {"get", "a", 0}, {"del", "zz", 0}}, []string{"b"}, []bool{false}},
+		{"a negative cost counts as none", []op{{"put", "a", -5000}, {"get", "a", 0}}, []string{"a"}, []bool{true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			cache := lru.New[string, int](budget)
+			var hits []bool
+			for i, o := range tt.ops {
+				switch o.do {
+				case "put":
+					cache.Put(o.key, i, o.cost)
+				case "get":
+					_, ok := cache.Get(o.key)
+					hits = append(hits, ok)
+				case "del":
+					cache.Delete(o.key)
+				}
+			}
+			if !slices.Equal(hits, tt.wantHits) {
+				t.Errorf("hits = %v, want %v", hits, tt.wantHits)
+			}
+			var keys []string
+			for _, k := range []string{"a", "b", "c", "d", "e", "f", "big"} {
+				if _, ok := cache.Get(k); ok {
+					keys = append(keys, k)
+				}
+			}
+			if !slices.Equal(keys, tt.wantKeys) || cache.Len() != len(tt.wantKeys) {
+				t.Errorf("keys = %v (Len %d), want %v", keys, cache.Len(), tt.wantKeys)
+			}
+			if cache.Bytes() > budget {
+				t.Errorf("Bytes = %d, over the budget", cache.Bytes())
+			}
+		})
+	}
+}
+
+func TestDisabled(t *testing.T) {
+	t.Parallel()
+	for _, budget := range []int64{0, -1} {
+		c := lru.New[string, string](budget)
+		c.Put("a", "x", 1)
+		if _, ok := c.Get("a"); ok || c.Enabled() || c.Len() != 0 || c.Bytes() != 0 {
+			t.Errorf("a cache of %d bytes kept something", budget)
+		}
+		c.Delete("a")
+	}
+}
+
+// Whatever the operations, the cache stays within its budget, counts its bytes right and
+// returns the last value put under a key it still holds.
+func TestRandomOperations(t *testing.T) {
+	t.Parallel()
+	const budget = 10_000
+	c := lru.New[int, int](budget)
+	rng := rand.New(rand.NewPCG(1, 2))
+	last := map[int]int{}
+	costs := map[int]int64{}
+	for i := range 20_000 {
+		k := rng.IntN(200)
+		switch rng.IntN(3) {
+		case 0, 1:
+			cost := rng.Int64N(budget / 3)
+			c.Put(k, i, cost)
+			last[k], costs[k] = i, cost+lru.Overhead
+		case 2:
+			c.Delete(k)
+		}
+		if c.Bytes() > budget {
+			t.Fatalf("after %d operations: %d bytes, over the budget", i, c.Bytes())
+		}
+	}
+	var sum int64
+	for k := range 200 {
+		if v, ok := c.Get(k); ok {
+			if v != last[k] {
+				t.Errorf("key %d = %d, want the last put, %d", k, v, last[k])
+			}
+			sum += costs[k]
+		}
+	}
+	if sum != c.Bytes() {
+		t.Errorf("Bytes = %d, the values held cost %d", c.Bytes(), sum)
+	}
+}
+
+// Run with -race: the cache is shared by every request.
+func TestConcurrent(t *testing.T) {
+	t.Parallel()
+	c := lru.New[string, int](4096)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 2000 {
+				k := fmt.Sprint((g*7 + i) % 50)
+				c.Put(k, i, int64(i%100))
+				c.Get(k)
+				if i%10 == 0 {
+					c.Delete(k)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if c.Bytes() > 4096 {
+		t.Errorf("Bytes = %d, over the budget", c.Bytes())
+	}
+}
