@@ -331,6 +331,12 @@ func (s *Index) Query(coll *content.Collection, q query.Query) ([]*content.Entry
 	if err != nil {
 		return nil, 0, err
 	}
+	out, total := ix.query(coll, q)
+	return out, total, nil
+}
+
+// query answers q from the collection's index.
+func (ix *collIndex) query(coll *content.Collection, q query.Query) ([]*content.Entry, int) {
 	keys := q.Sort
 	if len(q.Filter) > 0 || len(keys) > 0 {
 		ix.ensureAllData() // filters and sort keys read custom fields
@@ -350,7 +356,7 @@ func (s *Index) Query(coll *content.Collection, q query.Query) ([]*content.Entry
 			}
 		}
 		ix.ensureData(out)
-		return out, total, nil
+		return out, total
 	}
 	if len(keys) == 0 {
 		keys = query.DefaultOrder(coll)
@@ -377,7 +383,7 @@ func (s *Index) Query(coll *content.Collection, q query.Query) ([]*content.Entry
 	}
 	ix.mu.RUnlock()
 	total := len(matched)
-	return query.TopK(matched, keys, q.Offset, q.Limit), total, nil
+	return query.TopK(matched, keys, q.Offset, q.Limit), total
 }
 
 func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
