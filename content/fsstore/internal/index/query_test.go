@@ -302,3 +302,38 @@ func TestRangeScan(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryConcurrentEdits runs queries while entries change (for -race): queries build orders
+// and postings under the read lock's upgrade while edits maintain them.
+func TestQueryConcurrentEdits(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	s, ix := testIndex(t, r, 60)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := rand.New(rand.NewPCG(13, 14))
+		for i := range 300 {
+			slug := fmt.Sprintf("e%03d", r.IntN(70))
+			it := &indexed{e: randomEntry(r, slug)}
+			if i%5 == 0 {
+				it = nil
+			}
+			ix.mu.Lock()
+			ix.set(s, slug, it)
+			ix.mu.Unlock()
+		}
+	}()
+	filter, _ := query.ParseFilter(`{"category":"a"}`)
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		keys, _ := query.ParseSort(testSorts[i%8])
+		out, total, _ := ix.query(testColls[0], query.Query{Filter: filter, Sort: keys, Limit: 5})
+		if len(out) > total || len(out) > 5 {
+			t.Fatalf("page of %d of %d", len(out), total)
+		}
+	}
+}
