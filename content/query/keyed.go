@@ -7,7 +7,9 @@ import "cms/content"
 type Keyed struct{ k keyed }
 
 // Key prepares e's values of keys.
-func Key(e *content.Entry, keys []SortKey) Keyed { return Keyed{decorate([]*content.Entry{e}, keys)[0]} }
+func Key(e *content.Entry, keys []SortKey) Keyed {
+	return Keyed{decorate([]*content.Entry{e}, keys)[0]}
+}
 
 // Keys prepares the values of keys of every entry, in the order given.
 func Keys(entries []*content.Entry, keys []SortKey) []Keyed {
