@@ -362,12 +362,23 @@ func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
 	if ix.sorted != nil {
 		return ix.sorted
 	}
+	keys := query.DefaultOrder(c)
 	all := make([]*content.Entry, 0, len(ix.entries))
+	if d := ix.d; d != nil && d.orders[orderKey(keys)] != nil && d.n == len(ix.entries) {
+		// Queries keep this order up to date: copy it rather than sort again.
+		for _, id := range d.orders[orderKey(keys)].ids {
+			it := d.slots[id]
+			it.decode()
+			all = append(all, it.e)
+		}
+		ix.sorted = all
+		return all
+	}
 	for _, it := range ix.entries {
 		it.decode() // the order of a sortable collection is a custom field
 		all = append(all, it.e)
 	}
-	query.Sort(all, query.DefaultOrder(c))
+	query.Sort(all, keys)
 	ix.sorted = all
 	return all
 }

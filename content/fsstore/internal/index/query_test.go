@@ -337,3 +337,24 @@ func TestQueryConcurrentEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultOrderFromQueries checks that the snapshot's default order, taken from the order
+// queries keep up to date, matches a sort after edits.
+func TestDefaultOrderFromQueries(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	s, ix := testIndex(t, r, 50)
+	for _, coll := range testColls {
+		ix.query(coll, query.Query{Limit: 1})
+		ix.mu.Lock()
+		ix.set(s, "e007", &indexed{e: randomEntry(r, "e007")})
+		ix.set(s, "e100", &indexed{e: randomEntry(r, "e100")})
+		ix.set(s, "e003", nil)
+		ix.mu.Unlock()
+		got := ix.defaultOrder(coll)
+		want := allEntries(ix)
+		query.Sort(want, query.DefaultOrder(coll))
+		if !slices.Equal(slugs(got), slugs(want)) {
+			t.Fatalf("%+v: default order\n got %v\nwant %v", *coll, slugs(got), slugs(want))
+		}
+	}
+}
