@@ -99,17 +99,41 @@ func (o *order) search(d *derived, k *query.Keyed, after bool) int {
 	return i
 }
 
-func (o *order) remove(d *derived, id uint32, e *content.Entry) {
+// find returns the position of id, whose entry is e, or -1.
+func (o *order) find(d *derived, id uint32, e *content.Entry) int {
 	k := query.Key(e, o.keys)
 	i := o.search(d, &k, false)
 	if i >= len(o.ids) || o.ids[i] != id {
 		// Only values the comparison cannot order consistently get here.
 		i = slices.Index(o.ids, id)
-		if i < 0 {
-			return
-		}
 	}
-	o.ids = slices.Delete(o.ids, i, i+1)
+	return i
+}
+
+func (o *order) remove(d *derived, id uint32, e *content.Entry) {
+	if i := o.find(d, id, e); i >= 0 {
+		o.ids = slices.Delete(o.ids, i, i+1)
+	}
+}
+
+// move repositions id from where old sorts to where e sorts, shifting only the ids in between
+// (an edit usually moves an entry little, or not at all). d.slots[id] must still be old.
+func (o *order) move(d *derived, id uint32, old, e *content.Entry) {
+	i := o.find(d, id, old)
+	if i < 0 {
+		o.insert(d, id, e)
+		return
+	}
+	k := query.Key(e, o.keys)
+	// Searching with id still at i, its old place: a position after i counts it once too many.
+	j := o.search(d, &k, true)
+	if j > i {
+		j--
+		copy(o.ids[i:j], o.ids[i+1:j+1])
+	} else {
+		copy(o.ids[j+1:i+1], o.ids[j:i])
+	}
+	o.ids[j] = id
 }
 
 func (o *order) insert(d *derived, id uint32, e *content.Entry) {
@@ -118,8 +142,20 @@ func (o *order) insert(d *derived, id uint32, e *content.Entry) {
 }
 
 // update moves entry slug from old to it (either may be nil) in ids, postings and orders.
+// When both are set, old must be the entry currently indexed under slug.
 func (d *derived) update(slug string, old, it *indexed) {
 	id, had := d.ids[slug]
+	if had && it != nil {
+		old.decode()
+		it.decode()
+		for _, o := range d.orders {
+			o.move(d, id, old.e, it.e)
+		}
+		d.unpost(id, old.e)
+		d.slots[id] = it
+		d.repost(id, it.e)
+		return
+	}
 	if had {
 		old.decode()
 		for _, o := range d.orders {
