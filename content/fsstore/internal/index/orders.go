@@ -23,7 +23,9 @@ type derived struct {
 	n      int               // entries
 	post   postings
 	orders map[string]*order // by orderKey
-	bits   sync.Pool         // *[]uint64 candidate sets of walks
+	// building holds the orders being sorted outside the lock; closed when done.
+	building map[string]chan struct{}
+	bits     sync.Pool // *[]uint64 candidate sets of walks
 }
 
 // order is the ids of every entry sorted by keys (which end in slug, so the order is total
@@ -47,10 +49,11 @@ func orderKey(keys []query.SortKey) string {
 
 func newDerived(entries map[string]*indexed) *derived {
 	d := &derived{
-		slots:  make([]*indexed, 0, len(entries)),
-		ids:    make(map[string]uint32, len(entries)),
-		post:   postings{},
-		orders: map[string]*order{},
+		slots:    make([]*indexed, 0, len(entries)),
+		ids:      make(map[string]uint32, len(entries)),
+		post:     postings{},
+		orders:   map[string]*order{},
+		building: map[string]chan struct{}{},
 	}
 	for slug, it := range entries {
 		d.ids[slug] = uint32(len(d.slots))
@@ -60,8 +63,14 @@ func newDerived(entries map[string]*indexed) *derived {
 	return d
 }
 
-// buildOrder sorts every entry by keys, preparing each entry's values once.
+// buildOrder sorts every entry by keys.
 func (d *derived) buildOrder(keys []query.SortKey) *order {
+	ents, ids := d.orderInput()
+	return sortOrder(ents, ids, keys)
+}
+
+// orderInput lists the entries and their ids, for sortOrder.
+func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	ents := make([]*content.Entry, 0, d.n)
 	ids := make([]uint32, 0, d.n)
 	for id, it := range d.slots {
@@ -70,6 +79,11 @@ func (d *derived) buildOrder(keys []query.SortKey) *order {
 			ids = append(ids, uint32(id))
 		}
 	}
+	return ents, ids
+}
+
+// sortOrder sorts ids by their entries' keys, preparing each entry's values once.
+func sortOrder(ents []*content.Entry, ids []uint32, keys []query.SortKey) *order {
 	ks := query.Keys(ents, keys)
 	perm := make([]int32, len(ks))
 	for i := range perm {

@@ -85,7 +85,6 @@ func (ix *collIndex) prepare(p *plan) bool {
 		ix.ensureAllData()
 	}
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	if ix.d == nil || ix.d.n != len(ix.entries) {
 		// Absent, or (defensively) out of step with entries changed without set.
 		ix.d = newDerived(ix.entries)
@@ -96,16 +95,43 @@ func (ix *collIndex) prepare(p *plan) bool {
 			continue
 		}
 		if len(d.post) >= maxPostingFields {
+			ix.mu.Unlock()
 			return false
 		}
 		d.post[f] = d.buildPostings(f)
 	}
-	if d.orders[p.okey] == nil {
-		if len(d.orders) >= maxOrders {
-			return false
-		}
-		d.orders[p.okey] = d.buildOrder(p.keys)
+	if d.orders[p.okey] != nil {
+		ix.mu.Unlock()
+		return true
 	}
+	if wait := d.building[p.okey]; wait != nil {
+		ix.mu.Unlock()
+		<-wait // another query is sorting it
+		return true
+	}
+	if len(d.orders)+len(d.building) >= maxOrders {
+		ix.mu.Unlock()
+		return false
+	}
+	// Sorting a large collection takes a while: queries and writes go on meanwhile, and the
+	// order is taken if nothing changed, or sorted again under the lock if something did.
+	done := make(chan struct{})
+	d.building[p.okey] = done
+	ents, ids := d.orderInput()
+	ver := ix.version
+	ix.mu.Unlock()
+	o := sortOrder(ents, ids, p.keys)
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	delete(d.building, p.okey)
+	close(done)
+	if ix.d != d {
+		return true // replaced meanwhile; the caller checks again
+	}
+	if ix.version != ver {
+		o = d.buildOrder(p.keys)
+	}
+	d.orders[p.okey] = o
 	return true
 }
 
