@@ -97,6 +97,7 @@ func BenchmarkQueryEdit(b *testing.B) {
 		e.Slug = sitegen.Slug(n, opts)
 		repl[i] = e
 	}
+	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		e := repl[i%len(repl)]
 		if i >= len(repl) { // alternate between the two versions
