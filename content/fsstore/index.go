@@ -27,6 +27,13 @@ type IndexInfo = index.Info
 // IndexInfo reports where the entry index came from (zero without Options.Snapshot).
 func (s *Store) IndexInfo() IndexInfo { return s.ix.Info() }
 
+// QueryStats counts list queries by how the index answered them: from its postings and sorted
+// orders, or by a scan of the collection (filter values it cannot index, such as null or a list).
+type QueryStats = index.QueryStats
+
+// QueryStats reports how Entries queries were answered since the store was opened.
+func (s *Store) QueryStats() QueryStats { return s.ix.QueryStats() }
+
 // Refresh picks up what writer processes published, with one stat of the generation file when
 // nothing changed. The Lambda runner calls it once per request; it does nothing unless the watch
 // mode is WatchGeneration.

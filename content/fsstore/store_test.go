@@ -474,3 +474,25 @@ func TestFilterIndexFollowsChanges(t *testing.T) {
 		t.Errorf("after an edit, kind=k2 matched %d, want 11", got)
 	}
 }
+
+func TestQueryStats(t *testing.T) {
+	t.Parallel()
+	files := "-- resources/collections/items.yaml --\ntitle: Items\n"
+	for i := range 10 {
+		files += fmt.Sprintf("-- content/collections/items/i%02d.md --\n---\ntitle: Item %02d\nstatus: published\nkind: k%d\n---\n", i, i, i%2)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, files))
+	for _, q := range []query.Query{
+		{},
+		{Status: content.StatusPublished, Filter: map[string]any{"kind": "k1"}, Sort: []query.SortKey{{Field: "title", Desc: true}}, Limit: 2},
+		{Filter: map[string]any{"kind": []any{"k1"}}}, // a list value: scanned
+		{Filter: map[string]any{"kind": nil}},         // null matches a missing field: scanned
+	} {
+		if _, _, err := st.Entries("items", q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := st.QueryStats(), (fsstore.QueryStats{Indexed: 2, Scanned: 2}); got != want {
+		t.Errorf("QueryStats = %+v, want %+v", got, want)
+	}
+}

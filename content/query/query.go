@@ -428,27 +428,31 @@ func decorate(entries []*content.Entry, keys []SortKey) []keyed {
 	return ks
 }
 
-func lessKeyed(a, b *keyed, keys []SortKey) bool {
+func lessKeyed(a, b *keyed, keys []SortKey) bool { return compareKeyed(a, b, keys) < 0 }
+
+// compareKeyed orders a and b under keys: values missing a key sort after those having it, in
+// either direction.
+func compareKeyed(a, b *keyed, keys []SortKey) int {
 	for i, k := range keys {
 		va, vb := &a.vals[i], &b.vals[i]
 		switch {
 		case !va.present && !vb.present:
 			continue
 		case !va.present:
-			return false
+			return 1
 		case !vb.present:
-			return true
+			return -1
 		}
 		c := compareVals(va, vb)
 		if c == 0 {
 			continue
 		}
 		if k.Desc {
-			return c > 0
+			return -c
 		}
-		return c < 0
+		return c
 	}
-	return false
+	return 0
 }
 
 // Less reports whether a sorts before b under keys.

@@ -26,7 +26,7 @@ type collIndex struct {
 	entries map[string]*indexed
 	version uint64
 	sorted  []*content.Entry // default order cache, nil when stale
-	post    postings         // equality index per filtered field, nil when stale
+	d       *derived         // ids, postings and sorted orders for queries; nil until first needed
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
 	allDecoded atomic.Bool
 }
@@ -229,8 +229,7 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 	cur := ix.entries[slug]
 	if statErr != nil {
 		if cur != nil {
-			delete(ix.entries, slug)
-			ix.changed(s)
+			ix.set(s, slug, nil)
 		}
 		s.resolved(p)
 		return
@@ -241,12 +240,25 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 	it, err := s.readIndexed(ix.handle, slug)
 	if err != nil {
 		if cur != nil {
-			delete(ix.entries, slug)
-			ix.changed(s)
+			ix.set(s, slug, nil)
 		}
 		return
 	}
-	ix.entries[slug] = it
+	ix.set(s, slug, it)
+}
+
+// set replaces (it != nil), adds or removes (it == nil) entry slug, keeping what queries
+// derived from the entries up to date. It must be called with ix.mu held for writing.
+func (ix *collIndex) set(s *Index, slug string, it *indexed) {
+	old := ix.entries[slug]
+	if it == nil {
+		delete(ix.entries, slug)
+	} else {
+		ix.entries[slug] = it
+	}
+	if ix.d != nil {
+		ix.d.update(slug, old, it)
+	}
 	ix.changed(s)
 }
 
@@ -254,7 +266,6 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 func (ix *collIndex) changed(s *Index) {
 	ix.version = s.bump()
 	ix.sorted = nil
-	ix.post = nil
 	s.snapshotChanged()
 }
 
@@ -300,8 +311,7 @@ func (s *Index) rescan(c string) {
 	ix.mu.Lock()
 	for slug := range ix.entries {
 		if !seen[slug] {
-			delete(ix.entries, slug)
-			ix.changed(s)
+			ix.set(s, slug, nil)
 		}
 	}
 	ix.mu.Unlock()
@@ -331,53 +341,13 @@ func (s *Index) Query(coll *content.Collection, q query.Query) ([]*content.Entry
 	if err != nil {
 		return nil, 0, err
 	}
-	keys := q.Sort
-	if len(q.Filter) > 0 || len(keys) > 0 {
-		ix.ensureAllData() // filters and sort keys read custom fields
-	}
-	cands, narrowed := ix.candidates(q.Filter)
-	if len(keys) == 0 && !narrowed {
-		ordered := ix.defaultOrder(coll)
-		out := make([]*content.Entry, 0, min(len(ordered), max(q.Limit, 16)))
-		total := 0
-		for _, e := range ordered {
-			if (q.Status != "" && e.Status != q.Status) || !query.Match(e, q.Filter) {
-				continue
-			}
-			total++
-			if total > q.Offset && (q.Limit == 0 || len(out) < q.Limit) {
-				out = append(out, e)
-			}
-		}
-		ix.ensureData(out)
-		return out, total, nil
-	}
-	if len(keys) == 0 {
-		keys = query.DefaultOrder(coll)
+	out, total, scanned := ix.query(coll, q)
+	if scanned {
+		s.stats.scanned.Add(1)
 	} else {
-		keys = append(append([]query.SortKey{}, keys...), query.SortKey{Field: "slug"})
+		s.stats.indexed.Add(1)
 	}
-	var matched []*content.Entry
-	keep := func(e *content.Entry) {
-		if (q.Status == "" || e.Status == q.Status) && query.Match(e, q.Filter) {
-			matched = append(matched, e)
-		}
-	}
-	ix.mu.RLock()
-	if narrowed {
-		matched = make([]*content.Entry, 0, len(cands))
-		for _, e := range cands {
-			keep(e)
-		}
-	} else {
-		matched = make([]*content.Entry, 0, len(ix.entries))
-		for _, it := range ix.entries {
-			keep(it.e)
-		}
-	}
-	ix.mu.RUnlock()
-	total := len(matched)
-	return query.TopK(matched, keys, q.Offset, q.Limit), total, nil
+	return out, total, nil
 }
 
 func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
@@ -392,12 +362,23 @@ func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
 	if ix.sorted != nil {
 		return ix.sorted
 	}
+	keys := query.DefaultOrder(c)
 	all := make([]*content.Entry, 0, len(ix.entries))
+	if d := ix.d; d != nil && d.orders[orderKey(keys)] != nil && d.n == len(ix.entries) {
+		// Queries keep this order up to date: copy it rather than sort again.
+		for _, id := range d.orders[orderKey(keys)].ids {
+			it := d.slots[id]
+			it.decode()
+			all = append(all, it.e)
+		}
+		ix.sorted = all
+		return all
+	}
 	for _, it := range ix.entries {
 		it.decode() // the order of a sortable collection is a custom field
 		all = append(all, it.e)
 	}
-	query.Sort(all, query.DefaultOrder(c))
+	query.Sort(all, keys)
 	ix.sorted = all
 	return all
 }

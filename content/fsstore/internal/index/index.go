@@ -86,6 +86,8 @@ type Index struct {
 
 	bufs sync.Pool // *[]byte read buffers for indexing entry files
 
+	stats struct{ indexed, scanned atomic.Uint64 } // queries by plan (QueryStats)
+
 	snap *snapState // nil without Config.Snapshot
 
 	renames renameState // interrupted renames a read-only store hides (renames.go)

@@ -1,6 +1,9 @@
 package index
 
 import (
+	"math"
+	"math/bits"
+	"slices"
 	"strconv"
 
 	"cms/content"
@@ -9,11 +12,75 @@ import (
 // maxPostingFields bounds how many fields of one collection get an equality index.
 const maxPostingFields = 32
 
-// postings is an equality index of one collection: field -> value key -> entries holding that
-// value (each item of a list field counts). It is built lazily per field the first time a
-// filter uses it and dropped whenever the collection changes, so a filtered list visits only
-// the candidates of its most selective filter instead of every entry.
-type postings map[string]map[string][]*content.Entry
+// postings is an equality index of one collection: field -> value key -> the entries holding
+// that value (each item of a list field counts). It is built per field the first time a query
+// filters on it and kept up to date on every change (derived.update), so a filter is answered
+// from the lists without looking at an entry.
+type postings map[string]map[string]*plist
+
+// plist is one posting list: ascending ids while few entries hold the value, a bitset by id once
+// at least one in 64 do (then intersecting is a word-wise AND, and the bitset costs no more
+// than the ids would).
+type plist struct {
+	n    int
+	ids  []uint32 // while sparse
+	bits []uint64 // once dense
+}
+
+func (l *plist) has(id uint32) bool {
+	if l.bits != nil {
+		w := int(id >> 6)
+		return w < len(l.bits) && l.bits[w]&(1<<(id&63)) != 0
+	}
+	_, found := slices.BinarySearch(l.ids, id)
+	return found
+}
+
+// add adds id; slots is the number of ids in use, which decides when the list turns dense.
+func (l *plist) add(id uint32, slots int) {
+	if l.bits == nil {
+		i, found := slices.BinarySearch(l.ids, id)
+		if found {
+			return
+		}
+		l.ids = slices.Insert(l.ids, i, id)
+		l.n++
+		if l.n*64 >= slots {
+			l.densify(slots)
+		}
+		return
+	}
+	w := int(id >> 6)
+	if w >= len(l.bits) {
+		l.bits = append(l.bits, make([]uint64, w+1-len(l.bits))...)
+	}
+	if l.bits[w]&(1<<(id&63)) == 0 {
+		l.bits[w] |= 1 << (id & 63)
+		l.n++
+	}
+}
+
+func (l *plist) del(id uint32) {
+	if l.bits == nil {
+		if i, found := slices.BinarySearch(l.ids, id); found {
+			l.ids = slices.Delete(l.ids, i, i+1)
+			l.n--
+		}
+		return
+	}
+	if l.has(id) {
+		l.bits[id>>6] &^= 1 << (id & 63)
+		l.n--
+	}
+}
+
+func (l *plist) densify(slots int) {
+	l.bits = make([]uint64, (slots+63)/64)
+	for _, id := range l.ids {
+		l.bits[id>>6] |= 1 << (id & 63)
+	}
+	l.ids = nil
+}
 
 // valueKey gives equal values (in the sense of query.Equal) the same key: numbers by value
 // whatever their Go type, strings and booleans tagged by type. Other values are not indexed.
@@ -27,81 +94,139 @@ func valueKey(v any) (string, bool) {
 		}
 		return "bfalse", true
 	case int64:
-		return "n" + strconv.FormatFloat(float64(x), 'g', -1, 64), true
+		return numKey(float64(x)), true
 	case float64:
-		return "n" + strconv.FormatFloat(x, 'g', -1, 64), true
+		return numKey(x), true
 	case int:
-		return "n" + strconv.FormatFloat(float64(x), 'g', -1, 64), true
+		return numKey(float64(x)), true
 	}
 	return "", false
 }
 
-// candidates returns the entries that may match filter, using the most selective indexable
-// filter field, or ok=false when no filter can use the index (then every entry is a candidate).
-// The caller must still apply the whole filter.
-func (ix *collIndex) candidates(filter map[string]any) (cands []*content.Entry, ok bool) {
-	if len(filter) == 0 {
-		return nil, false
+func numKey(f float64) string {
+	if f == 0 {
+		f = 0 // -0 == 0 for query.Equal
 	}
-	best := -1
-	for field, want := range filter {
-		key, indexable := valueKey(want)
-		if !indexable {
-			continue
-		}
-		byValue := ix.fieldPostings(field)
-		if byValue == nil {
-			continue
-		}
-		list := byValue[key]
-		if best == -1 || len(list) < best {
-			best = len(list)
-			cands = list
-		}
+	if math.IsNaN(f) {
+		return "nNaN!" // never equal, not even to itself; no filter value is NaN
 	}
-	return cands, best >= 0
+	return "n" + strconv.FormatFloat(f, 'g', -1, 64)
 }
 
-// fieldPostings returns (building if needed) the value index of one field, or nil when the
-// collection already indexes maxPostingFields fields.
-func (ix *collIndex) fieldPostings(field string) map[string][]*content.Entry {
-	ix.mu.RLock()
-	byValue, ok := ix.post[field]
-	ix.mu.RUnlock()
-	if ok {
-		return byValue
+// valueKeys appends to buf the distinct keys under which e is found for field: its value's,
+// or each item's of a list. An entry without the field, or with a value no filter can equal
+// through the index (null, an object, a list inside a list), has none.
+func valueKeys(e *content.Entry, field string, buf []string) []string {
+	v, present := e.Field(field)
+	if !present {
+		return buf
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if byValue, ok := ix.post[field]; ok {
-		return byValue
+	list, isList := v.([]any)
+	if !isList {
+		if k, ok := valueKey(v); ok {
+			buf = append(buf, k)
+		}
+		return buf
 	}
-	if len(ix.post) >= maxPostingFields {
-		return nil
+	start := len(buf)
+	for _, item := range list {
+		if k, ok := valueKey(item); ok && !slices.Contains(buf[start:], k) {
+			buf = append(buf, k)
+		}
 	}
-	byValue = map[string][]*content.Entry{}
-	for _, it := range ix.entries {
-		v, present := it.e.Field(field)
-		if !present {
+	return buf
+}
+
+// buildPostings indexes one field of every entry.
+func (d *derived) buildPostings(field string) map[string]*plist {
+	byValue := map[string]*plist{}
+	var buf []string
+	for id, it := range d.slots {
+		if it == nil {
 			continue
 		}
-		if list, isList := v.([]any); isList {
-			seen := map[string]bool{}
-			for _, item := range list {
-				if k, ok := valueKey(item); ok && !seen[k] {
-					seen[k] = true
-					byValue[k] = append(byValue[k], it.e)
+		buf = valueKeys(it.e, field, buf[:0])
+		for _, k := range buf {
+			l := byValue[k]
+			if l == nil {
+				l = &plist{}
+				byValue[k] = l
+			}
+			l.ids = append(l.ids, uint32(id)) // ids ascend: lists stay sorted
+			l.n++
+		}
+	}
+	for _, l := range byValue {
+		if l.n*64 >= len(d.slots) {
+			l.densify(len(d.slots))
+		}
+	}
+	return byValue
+}
+
+func (d *derived) unpost(id uint32, e *content.Entry) {
+	var buf []string
+	for field, byValue := range d.post {
+		buf = valueKeys(e, field, buf[:0])
+		for _, k := range buf {
+			if l := byValue[k]; l != nil {
+				l.del(id)
+				if l.n == 0 {
+					delete(byValue, k)
 				}
 			}
+		}
+	}
+}
+
+func (d *derived) repost(id uint32, e *content.Entry) {
+	var buf []string
+	for field, byValue := range d.post {
+		buf = valueKeys(e, field, buf[:0])
+		for _, k := range buf {
+			l := byValue[k]
+			if l == nil {
+				l = &plist{}
+				byValue[k] = l
+			}
+			l.add(id, len(d.slots))
+		}
+	}
+}
+
+// candidates intersects lists (none empty) into set, a zeroed bitset of every id, and returns
+// how many ids it holds. When one list is sparse it visits that list's ids (the smallest such),
+// testing each against the others, and returns them too (ascending); otherwise it ANDs the
+// bitsets word by word and returns ids == nil.
+func candidates(lists []*plist, set []uint64) (n int, ids []uint32) {
+	slices.SortFunc(lists, func(a, b *plist) int { return a.n - b.n })
+	for i, l := range lists {
+		if l.bits != nil {
 			continue
 		}
-		if k, ok := valueKey(v); ok {
-			byValue[k] = append(byValue[k], it.e)
+		ids = make([]uint32, 0, l.n)
+	next:
+		for _, id := range l.ids {
+			for j, other := range lists {
+				if j != i && !other.has(id) {
+					continue next
+				}
+			}
+			set[id>>6] |= 1 << (id & 63)
+			ids = append(ids, id)
 		}
+		return len(ids), ids
 	}
-	if ix.post == nil {
-		ix.post = postings{}
+	copy(set, lists[0].bits)
+	for _, other := range lists[1:] {
+		w := min(len(set), len(other.bits))
+		for i := range w {
+			set[i] &= other.bits[i]
+		}
+		clear(set[w:])
 	}
-	ix.post[field] = byValue
-	return byValue
+	for _, w := range set {
+		n += bits.OnesCount64(w)
+	}
+	return n, nil
 }

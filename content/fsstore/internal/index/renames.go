@@ -162,8 +162,7 @@ func (s *Index) refreshRenames() {
 		ix.mu.Lock()
 		// Its file did not change, so a re-index would keep it: drop it by its content.
 		if cur := ix.entries[slug]; cur != nil && cur.e.Hash == hash {
-			delete(ix.entries, slug)
-			ix.changed(s)
+			ix.set(s, slug, nil)
 		}
 		ix.mu.Unlock()
 	}

@@ -1,0 +1,270 @@
+package index
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"cms/content"
+	"cms/content/query"
+)
+
+// maxOrders bounds how many sorted orders one collection keeps (each costs 4 bytes an entry).
+const maxOrders = 16
+
+// derived is what queries keep of a collection beyond its entries: a dense id per entry, the
+// equality postings and the sorted orders. It is built on the first query that needs it and
+// then kept up to date by every change (collIndex.set) rather than rebuilt, so a write to a
+// 100,000-entry collection costs a few binary searches instead of the next query's rebuild.
+type derived struct {
+	slots  []*indexed        // id -> entry; nil for a free id
+	free   []uint32          // ids to reuse
+	ids    map[string]uint32 // slug -> id
+	n      int               // entries
+	post   postings
+	orders map[string]*order // by orderKey
+	// building holds the orders being sorted outside the lock; closed when done.
+	building map[string]chan struct{}
+	bits     sync.Pool // *[]uint64 candidate sets of walks
+}
+
+// order is the ids of every entry sorted by keys (which end in slug, so the order is total
+// and the same as query.Sort's).
+type order struct {
+	keys []query.SortKey
+	ids  []uint32
+}
+
+func orderKey(keys []query.SortKey) string {
+	var b strings.Builder
+	for _, k := range keys {
+		if k.Desc {
+			b.WriteByte('-')
+		}
+		b.WriteString(k.Field)
+		b.WriteByte(',')
+	}
+	return b.String()
+}
+
+func newDerived(entries map[string]*indexed) *derived {
+	d := &derived{
+		slots:    make([]*indexed, 0, len(entries)),
+		ids:      make(map[string]uint32, len(entries)),
+		post:     postings{},
+		orders:   map[string]*order{},
+		building: map[string]chan struct{}{},
+	}
+	for slug, it := range entries {
+		d.ids[slug] = uint32(len(d.slots))
+		d.slots = append(d.slots, it)
+	}
+	d.n = len(entries)
+	return d
+}
+
+// buildOrder sorts every entry by keys.
+func (d *derived) buildOrder(keys []query.SortKey) *order {
+	ents, ids := d.orderInput()
+	return sortOrder(ents, ids, keys)
+}
+
+// orderInput lists the entries and their ids, for sortOrder.
+func (d *derived) orderInput() ([]*content.Entry, []uint32) {
+	ents := make([]*content.Entry, 0, d.n)
+	ids := make([]uint32, 0, d.n)
+	for id, it := range d.slots {
+		if it != nil {
+			ents = append(ents, it.e)
+			ids = append(ids, uint32(id))
+		}
+	}
+	return ents, ids
+}
+
+// sortOrder sorts ids by their entries' keys, preparing each entry's values once.
+func sortOrder(ents []*content.Entry, ids []uint32, keys []query.SortKey) *order {
+	ks := query.Keys(ents, keys)
+	perm := make([]int32, len(ks))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return query.CompareKeyed(&ks[a], &ks[b], keys) })
+	o := &order{keys: keys, ids: make([]uint32, len(perm))}
+	for i, p := range perm {
+		o.ids[i] = ids[p]
+	}
+	return o
+}
+
+// search returns the first position whose entry sorts after k (after=true) or not before it.
+func (o *order) search(d *derived, k *query.Keyed, after bool) int {
+	i, j := 0, len(o.ids)
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		mk := query.Key(d.slots[o.ids[h]].e, o.keys)
+		c := query.CompareKeyed(&mk, k, o.keys)
+		if c < 0 || (after && c == 0) {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
+}
+
+// find returns the position of id, whose entry is e, or -1.
+func (o *order) find(d *derived, id uint32, e *content.Entry) int {
+	k := query.Key(e, o.keys)
+	i := o.search(d, &k, false)
+	if i >= len(o.ids) || o.ids[i] != id {
+		// Only values the comparison cannot order consistently get here.
+		i = slices.Index(o.ids, id)
+	}
+	return i
+}
+
+func (o *order) remove(d *derived, id uint32, e *content.Entry) {
+	if i := o.find(d, id, e); i >= 0 {
+		o.ids = slices.Delete(o.ids, i, i+1)
+	}
+}
+
+// move repositions id from where old sorts to where e sorts, shifting only the ids in between
+// (an edit usually moves an entry little, or not at all). d.slots[id] must still be old.
+func (o *order) move(d *derived, id uint32, old, e *content.Entry) {
+	i := o.find(d, id, old)
+	if i < 0 {
+		o.insert(d, id, e)
+		return
+	}
+	k := query.Key(e, o.keys)
+	// Searching with id still at i, its old place: a position after i counts it once too many.
+	j := o.search(d, &k, true)
+	if j > i {
+		j--
+		copy(o.ids[i:j], o.ids[i+1:j+1])
+	} else {
+		copy(o.ids[j+1:i+1], o.ids[j:i])
+	}
+	o.ids[j] = id
+}
+
+func (o *order) insert(d *derived, id uint32, e *content.Entry) {
+	k := query.Key(e, o.keys)
+	o.ids = slices.Insert(o.ids, o.search(d, &k, true), id)
+}
+
+// update moves entry slug from old to it (either may be nil) in ids, postings and orders.
+// When both are set, old must be the entry currently indexed under slug.
+func (d *derived) update(slug string, old, it *indexed) {
+	id, had := d.ids[slug]
+	if had && it != nil {
+		old.decode()
+		it.decode()
+		for _, o := range d.orders {
+			o.move(d, id, old.e, it.e)
+		}
+		d.unpost(id, old.e)
+		d.slots[id] = it
+		d.repost(id, it.e)
+		return
+	}
+	if had {
+		old.decode()
+		for _, o := range d.orders {
+			o.remove(d, id, old.e)
+		}
+		d.unpost(id, old.e)
+	}
+	if it == nil {
+		if had {
+			d.slots[id] = nil
+			delete(d.ids, slug)
+			d.free = append(d.free, id)
+			d.n--
+		}
+		return
+	}
+	if !had {
+		if n := len(d.free); n > 0 {
+			id, d.free = d.free[n-1], d.free[:n-1]
+		} else {
+			id = uint32(len(d.slots))
+			d.slots = append(d.slots, nil)
+		}
+		d.ids[slug] = id
+		d.n++
+	}
+	it.decode()
+	d.slots[id] = it
+	for _, o := range d.orders {
+		o.insert(d, id, it.e)
+	}
+	d.repost(id, it.e)
+}
+
+// rangeScan calls fn, in order, with the entries whose value of o's first key lies between lo
+// and hi under query.Compare (nil = unbounded; both inclusive), until fn returns false. It
+// binary-searches the ends, so it visits only the entries in range. Equality filters do not need
+// it; range operators will.
+func (o *order) rangeScan(d *derived, lo, hi any, fn func(*content.Entry) bool) {
+	first := o.keys[0]
+	// In a descending order the low bound is the far end.
+	if first.Desc {
+		lo, hi = hi, lo
+	}
+	below := func(v any, strict bool) func(int) bool {
+		return func(pos int) bool {
+			k := query.Key(d.slots[o.ids[pos]].e, o.keys[:1])
+			c := query.CompareFirst(&k, v)
+			if first.Desc && k.Present() {
+				c = -c
+			}
+			return c < 0 || (!strict && c == 0)
+		}
+	}
+	start, end := 0, 0
+	if lo != nil {
+		start = searchPos(len(o.ids), below(lo, true))
+	}
+	if hi != nil {
+		end = searchPos(len(o.ids), below(hi, false))
+	} else {
+		// Entries without a value sort last in both directions and are never in a range.
+		end = searchPos(len(o.ids), func(pos int) bool {
+			k := query.Key(d.slots[o.ids[pos]].e, o.keys[:1])
+			return k.Present()
+		})
+	}
+	for _, id := range o.ids[start:max(start, end)] {
+		if !fn(d.slots[id].e) {
+			return
+		}
+	}
+}
+
+// searchPos returns the number of leading positions for which before holds (before must hold
+// for a prefix of [0, n)).
+func searchPos(n int, before func(int) bool) int {
+	i, j := 0, n
+	for i < j {
+		h := int(uint(i+j) >> 1)
+		if before(h) {
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	return i
+}
+
+func (d *derived) getBits() *[]uint64 {
+	words := (len(d.slots) + 63) / 64
+	bp, _ := d.bits.Get().(*[]uint64)
+	if bp == nil || len(*bp) < words {
+		b := make([]uint64, words)
+		bp = &b
+	}
+	return bp
+}

@@ -1,0 +1,360 @@
+package index
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"cms/content"
+	"cms/content/query"
+)
+
+// The index answers list queries from postings and sorted orders; these tests compare it with
+// the straightforward scan it replaced: test every entry, sort the matches, cut the page.
+
+func reference(entries []*content.Entry, coll *content.Collection, q query.Query) ([]string, int) {
+	var m []*content.Entry
+	for _, e := range entries {
+		if (q.Status == "" || e.Status == q.Status) && query.Match(e, q.Filter) {
+			m = append(m, e)
+		}
+	}
+	keys := q.Sort
+	if len(keys) == 0 {
+		keys = query.DefaultOrder(coll)
+	} else {
+		keys = append(slices.Clone(keys), query.SortKey{Field: "slug"})
+	}
+	query.Sort(m, keys)
+	return slugs(query.Page(m, q.Offset, q.Limit)), len(m)
+}
+
+func slugs(es []*content.Entry) []string {
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Slug
+	}
+	return out
+}
+
+// Values chosen for ties, case-insensitive order, mixed types, lists and missing fields. Dates of
+// one field share one format: query.Compare orders dates chronologically and other strings
+// lexically, which only agree (and make one total order) within a format.
+var (
+	titles  = []any{"apple", "Apple", "APPLE", "banana", "Banana split", "cherry", "", "zeta", "Éclair", "10 things", "2 things"}
+	dates   = []any{"2020-01-01T00:00:00Z", "2020-01-01T00:00:00Z", "2021-06-15T12:30:00Z", "2019-12-31T23:59:59Z", "2024-02-29T08:00:00Z"}
+	days    = []any{"2020-01-01", "2020-01-02", "2019-05-05", "soon", "Later", "2020-01-01"}
+	cats    = []any{"a", "b", "c", "A", nil}
+	ratings = []any{int64(3), 3.0, int64(1), 2.5, int64(-1), 0.0, "5", "3", true, false, nil}
+	tagSets = [][]any{{"x"}, {"x", "y"}, {"y", "z"}, {}, {"x", int64(1)}, {[]any{"x"}}}
+	authors = []string{"", "bob", "alice"}
+)
+
+func randomEntry(r *rand.Rand, slug string) *content.Entry {
+	pick := func(vs []any) any { return vs[r.IntN(len(vs))] }
+	e := &content.Entry{Collection: "posts", Slug: slug, Data: content.NewMap(4)}
+	e.Title = pick(titles).(string)
+	e.Status = content.StatusPublished
+	if r.IntN(3) == 0 {
+		e.Status = "draft"
+	}
+	e.Author = authors[r.IntN(len(authors))]
+	if r.IntN(6) > 0 {
+		e.CreatedAt = pick(dates).(string)
+	}
+	if r.IntN(6) > 0 {
+		e.UpdatedAt = pick(dates).(string)
+	}
+	// Each custom field is missing from some entries.
+	set := func(k string, v any) {
+		if r.IntN(5) > 0 {
+			e.Data.Set(k, v)
+		}
+	}
+	set("category", pick(cats))
+	set("featured", r.IntN(2) == 0)
+	set("rating", pick(ratings))
+	set("tags", tagSets[r.IntN(len(tagSets))])
+	set("day", pick(days))
+	set("order", int64(r.IntN(5)))
+	return e
+}
+
+func testIndex(t testing.TB, r *rand.Rand, n int) (*Index, *collIndex) {
+	s := New(Config{})
+	ix := &collIndex{handle: "posts", entries: map[string]*indexed{}}
+	for i := range n {
+		slug := fmt.Sprintf("e%03d", i)
+		ix.entries[slug] = &indexed{e: randomEntry(r, slug)}
+	}
+	return s, ix
+}
+
+func allEntries(ix *collIndex) []*content.Entry {
+	var out []*content.Entry
+	for _, it := range ix.entries {
+		out = append(out, it.e)
+	}
+	return out
+}
+
+var testColls = []*content.Collection{
+	{Handle: "posts", Dated: true},
+	{Handle: "posts", Sortable: true},
+	{Handle: "posts", SortDirection: "desc"},
+	{Handle: "posts"},
+}
+
+var testFilters = []string{
+	``, `{"category":"a"}`, `{"category":"A"}`, `{"category":null}`, `{"featured":true}`,
+	`{"rating":3}`, `{"rating":3.0}`, `{"rating":"5"}`, `{"rating":true}`, `{"rating":-0}`, `{"tags":"x"}`,
+	`{"tags":1}`, `{"tags":["x","y"]}`, `{"category":"a","featured":false}`,
+	`{"category":"b","featured":true,"tags":"y"}`, `{"author":"bob"}`, `{"title":"Apple"}`,
+	`{"title":""}`, `{"nope":"x"}`, `{"status":"draft"}`, `{"slug":"e007"}`, `{"createdAt":"2020-01-01T00:00:00Z"}`,
+}
+
+var testSorts = []string{
+	"", "title", "-title", "createdAt", "-createdAt", "updatedAt", "-updatedAt", "rating", "-rating",
+	"category", "-category", "featured", "day", "-day", "tags", "author", "slug", "-slug", "order",
+	"category,-rating", "-featured,title,createdAt", "nope",
+}
+
+func TestQueryMatchesScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	_, ix := testIndex(t, r, 150)
+	all := allEntries(ix)
+	pages := [][2]int{{0, 0}, {0, 1}, {0, 10}, {3, 10}, {40, 100}, {149, 1}, {150, 10}, {1000, 10}, {7, 0}}
+	n := 0
+	for _, coll := range testColls {
+		for _, status := range []string{"", content.StatusPublished, "draft"} {
+			for _, f := range testFilters {
+				filter, err := query.ParseFilter(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, so := range testSorts {
+					keys, err := query.ParseSort(so)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if ix.d != nil && len(ix.d.orders) >= maxOrders {
+						ix.d.orders = map[string]*order{} // so every sort is served by an order
+					}
+					for _, pg := range pages {
+						q := query.Query{Status: status, Filter: filter, Sort: keys, Offset: pg[0], Limit: pg[1]}
+						checkQuery(t, ix, all, coll, q)
+						n++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d queries", n)
+}
+
+func checkQuery(t *testing.T, ix *collIndex, all []*content.Entry, coll *content.Collection, q query.Query) {
+	t.Helper()
+	want, wantTotal := reference(all, coll, q)
+	got, total, scanned := ix.query(coll, q)
+	if total != wantTotal || !slices.Equal(slugs(got), want) {
+		f, _ := json.Marshal(q.Filter)
+		t.Fatalf("coll %+v status %q filter %s sort %v offset %d limit %d:\n got %d %v\nwant %d %v",
+			*coll, q.Status, f, q.Sort, q.Offset, q.Limit, total, slugs(got), wantTotal, want)
+	}
+	if got == nil {
+		t.Fatalf("nil page for %+v", q)
+	}
+	// Only filters whose value is a list or null need a scan.
+	needsScan := false
+	for _, v := range q.Filter {
+		if _, ok := valueKey(v); !ok {
+			needsScan = true
+		}
+	}
+	if p, _ := makePlan(coll, q); !needsScan && ix.d.orders[p.okey] == nil {
+		needsScan = len(ix.d.orders) >= maxOrders // kept orders are bounded
+	}
+	if scanned != needsScan {
+		t.Fatalf("filter %v: scanned = %v, want %v", q.Filter, scanned, needsScan)
+	}
+}
+
+// runEdits applies random creates, updates and deletes to a collection whose postings and
+// orders are already built, querying between edits and comparing with the scan.
+func runEdits(t *testing.T, seed uint64, ops []byte) {
+	r := rand.New(rand.NewPCG(seed, 7))
+	s, ix := testIndex(t, r, 40)
+	filters := make([]map[string]any, len(testFilters))
+	for i, f := range testFilters {
+		filters[i], _ = query.ParseFilter(f)
+	}
+	sorts := make([][]query.SortKey, 0, len(testSorts))
+	for _, so := range testSorts[:12] { // within maxOrders, so every sort keeps its order
+		keys, _ := query.ParseSort(so)
+		sorts = append(sorts, keys)
+	}
+	randomQuery := func() query.Query {
+		q := query.Query{Filter: filters[r.IntN(len(filters))], Sort: sorts[r.IntN(len(sorts))],
+			Offset: r.IntN(50), Limit: r.IntN(12)}
+		if r.IntN(3) == 0 {
+			q.Status = content.StatusPublished
+		}
+		return q
+	}
+	coll := testColls[0]
+	for _, keys := range sorts {
+		for _, f := range filters {
+			ix.query(coll, query.Query{Filter: f, Sort: keys, Limit: 1})
+		}
+	}
+	next := 1000
+	for _, op := range ops {
+		slug := fmt.Sprintf("e%03d", r.IntN(45))
+		ix.mu.Lock()
+		switch op % 4 {
+		case 0:
+			slug = fmt.Sprintf("n%04d", next)
+			next++
+			ix.set(s, slug, &indexed{e: randomEntry(r, slug)})
+		case 1:
+			if ix.entries[slug] != nil {
+				ix.set(s, slug, &indexed{e: randomEntry(r, slug)})
+			}
+		case 2:
+			if ix.entries[slug] != nil {
+				ix.set(s, slug, nil)
+			}
+		}
+		ix.mu.Unlock()
+		checkQuery(t, ix, allEntries(ix), coll, randomQuery())
+	}
+	// Every order still holds every entry once, in order.
+	for key, o := range ix.d.orders {
+		ents := make([]*content.Entry, len(o.ids))
+		for i, id := range o.ids {
+			ents[i] = ix.d.slots[id].e
+		}
+		if len(ents) != len(ix.entries) {
+			t.Fatalf("order %s has %d entries, the collection %d", key, len(ents), len(ix.entries))
+		}
+		want := slices.Clone(ents)
+		query.Sort(want, o.keys)
+		if !slices.Equal(slugs(ents), slugs(want)) {
+			t.Fatalf("order %s drifted:\n got %v\nwant %v", key, slugs(ents), slugs(want))
+		}
+	}
+}
+
+func TestQueryEditsMatchScan(t *testing.T) {
+	ops := make([]byte, 600)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range ops {
+		ops[i] = byte(r.IntN(256))
+	}
+	runEdits(t, 5, ops)
+}
+
+func FuzzQueryEdits(f *testing.F) {
+	f.Add(uint64(1), []byte{0, 1, 2, 3, 0, 0, 1, 1, 2, 2})
+	f.Add(uint64(2), []byte{2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0})
+	f.Fuzz(func(t *testing.T, seed uint64, ops []byte) {
+		if len(ops) > 200 {
+			ops = ops[:200]
+		}
+		runEdits(t, seed, ops)
+	})
+}
+
+// TestRangeScan checks the range scan over sorted orders (which range filters will use) against
+// testing every entry with query.Compare.
+func TestRangeScan(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 9))
+	_, ix := testIndex(t, r, 120)
+	ix.d = newDerived(ix.entries)
+	bounds := []any{nil, int64(1), 2.5, "3", "Apple", "b", "2020-01-01", "2020-06-01T00:00:00Z", true, false}
+	for _, field := range []string{"rating", "title", "day", "createdAt", "category", "featured"} {
+		for _, desc := range []bool{false, true} {
+			keys := []query.SortKey{{Field: field, Desc: desc}, {Field: "slug"}}
+			o := ix.d.buildOrder(keys)
+			for _, lo := range bounds {
+				for _, hi := range bounds {
+					var got []string
+					o.rangeScan(ix.d, lo, hi, func(e *content.Entry) bool {
+						got = append(got, e.Slug)
+						return true
+					})
+					var in []*content.Entry
+					for _, e := range allEntries(ix) {
+						v, ok := e.Field(field)
+						if !ok || v == nil || (lo != nil && query.Compare(v, lo) < 0) || (hi != nil && query.Compare(v, hi) > 0) {
+							continue
+						}
+						in = append(in, e)
+					}
+					query.Sort(in, keys)
+					if want := slugs(in); !slices.Equal(got, want) {
+						t.Fatalf("%s desc=%v [%v, %v]:\n got %v\nwant %v", field, desc, lo, hi, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestQueryConcurrentEdits runs queries while entries change (for -race): queries build orders
+// and postings under the read lock's upgrade while edits maintain them.
+func TestQueryConcurrentEdits(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	s, ix := testIndex(t, r, 60)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r := rand.New(rand.NewPCG(13, 14))
+		for i := range 300 {
+			slug := fmt.Sprintf("e%03d", r.IntN(70))
+			it := &indexed{e: randomEntry(r, slug)}
+			if i%5 == 0 {
+				it = nil
+			}
+			ix.mu.Lock()
+			ix.set(s, slug, it)
+			ix.mu.Unlock()
+		}
+	}()
+	filter, _ := query.ParseFilter(`{"category":"a"}`)
+	for i := 0; ; i++ {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		keys, _ := query.ParseSort(testSorts[i%8])
+		out, total, _ := ix.query(testColls[0], query.Query{Filter: filter, Sort: keys, Limit: 5})
+		if len(out) > total || len(out) > 5 {
+			t.Fatalf("page of %d of %d", len(out), total)
+		}
+	}
+}
+
+// TestDefaultOrderFromQueries checks that the snapshot's default order, taken from the order
+// queries keep up to date, matches a sort after edits.
+func TestDefaultOrderFromQueries(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	s, ix := testIndex(t, r, 50)
+	for _, coll := range testColls {
+		ix.query(coll, query.Query{Limit: 1})
+		ix.mu.Lock()
+		ix.set(s, "e007", &indexed{e: randomEntry(r, "e007")})
+		ix.set(s, "e100", &indexed{e: randomEntry(r, "e100")})
+		ix.set(s, "e003", nil)
+		ix.mu.Unlock()
+		got := ix.defaultOrder(coll)
+		want := allEntries(ix)
+		query.Sort(want, query.DefaultOrder(coll))
+		if !slices.Equal(slugs(got), slugs(want)) {
+			t.Fatalf("%+v: default order\n got %v\nwant %v", *coll, slugs(got), slugs(want))
+		}
+	}
+}
