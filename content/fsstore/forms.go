@@ -106,9 +106,8 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 // It is the submit path's hot spot, so it does less than atomicfile.Write: it works inside the
 // form's folder (one path lookup instead of one per step), and on Linux it writes an unnamed
 // file (O_TMPFILE) and links it in, one change to the folder instead of three (create a temp
-// file, link it, remove it), syncing it in a group commit with concurrent submissions
-// (createGrouped). Where O_TMPFILE is unavailable (NFS, such as EFS) it falls back to a named
-// temp file (a dot file with atomicfile's marker, which listings skip).
+// file, link it, remove it). Where O_TMPFILE is unavailable (NFS, such as EFS) it falls back to a
+// named temp file (a dot file with atomicfile's marker, which listings skip).
 func (s *Store) writeNewFile(dir, name string, data []byte) error {
 	root, err := s.root.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -132,15 +131,11 @@ func (s *Store) writeNewFile(dir, name string, data []byte) error {
 		return fmt.Errorf("open folder %s: %w", dir, err)
 	}
 	defer d.Close()
-	if !s.opts.NoSync {
-		// Durably: where the system allows, one flush shared with concurrent writers.
-		if done, err := s.createGrouped(d, dir, name, data); done {
-			return err
-		}
-	} else if done, err := linkUnnamed(d, name, data, false); done {
-		return err
+	done, err := linkUnnamed(d, name, data, !s.opts.NoSync)
+	if !done {
+		err = writeViaTemp(root, name, data, !s.opts.NoSync)
 	}
-	if err := writeViaTemp(root, name, data, !s.opts.NoSync); err != nil {
+	if err != nil {
 		return err
 	}
 	if !s.opts.NoSync {
@@ -149,15 +144,6 @@ func (s *Store) writeNewFile(dir, name string, data []byte) error {
 		}
 	}
 	return nil
-}
-
-// newFile is a written but unsynced file, not yet in its folder, for a group commit to make
-// durable and link into dir as name.
-type newFile struct {
-	f       *os.File
-	dir     *os.File
-	dirPath string // dir's path in the store, to sync each folder once
-	name    string
 }
 
 // writeViaTemp writes data to a temp file in root, then links it as name (failing if name

@@ -9,8 +9,3 @@ import "os"
 func linkUnnamed(dir *os.File, name string, data []byte, sync bool) (done bool, err error) {
 	return false, nil
 }
-
-// createGrouped reports done = false: see linkUnnamed.
-func (s *Store) createGrouped(dir *os.File, dirPath, name string, data []byte) (done bool, err error) {
-	return false, nil
-}

@@ -89,10 +89,6 @@ type Store struct {
 
 	locks [256]sync.Mutex
 
-	// newFiles group-commits the submission files of concurrent writers (forms_linux.go).
-	newFiles     *atomicfile.Batcher[newFile]
-	newFilesOnce sync.Once
-
 	problemsMu sync.Mutex
 	problems   map[string]string // file -> problem last logged
 	navBoth    sync.Map          // navigation file -> hash of the version whose url+entry items were logged
