@@ -1,15 +1,19 @@
 package fsstore_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -21,7 +25,7 @@ import (
 )
 
 // crashChildEnv makes the test binary act as a writer that is killed mid-loop; crashModeEnv
-// chooses the loop ("rename" renames, anything else rewrites).
+// chooses the loop ("rename" renames, "submit" submits forms, anything else rewrites).
 const (
 	crashChildEnv = "CMS_FSSTORE_CRASH_CHILD"
 	crashModeEnv  = "CMS_FSSTORE_CRASH_MODE"
@@ -30,9 +34,12 @@ const (
 // TestMain lets the crash tests re-run this binary as the writer process.
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(crashChildEnv); dir != "" {
-		if os.Getenv(crashModeEnv) == "rename" {
+		switch os.Getenv(crashModeEnv) {
+		case "rename":
 			crashRenamer(dir)
-		} else {
+		case "submit":
+			crashSubmitter(dir)
+		default:
 			crashWriter(dir)
 		}
 		return
@@ -277,6 +284,152 @@ func TestSIGKILLDuringRenameLeavesOneFile(t *testing.T) {
 		if _, err := st.EntryMeta("blog", left[0]); err != nil {
 			t.Fatalf("round %d: %v", round, err)
 		}
+		_ = st.Close()
+	}
+}
+
+// crashSubmitters is how many goroutines of crashSubmitter submit at once, so that writes are
+// in flight together when the kill lands.
+const crashSubmitters = 16
+
+// crashMessage is the message of the nth submission of a submitter: long enough to span more
+// than one write, and checkable.
+func crashMessage(n int) string {
+	return strings.Repeat(fmt.Sprintf("message %d; ", n), 40+n%300)
+}
+
+// crashSubmitter submits to form "crash" from crashSubmitters goroutines, with fsync, until it is
+// killed, and prints "id n" on stdout, one write per line, as soon as each submission is
+// acknowledged.
+func crashSubmitter(dir string) {
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	var wg sync.WaitGroup
+	for g := range crashSubmitters {
+		wg.Go(func() {
+			for i := g; ; i += crashSubmitters {
+				data := content.NewMap(2)
+				data.Set("n", int64(i))
+				data.Set("message", crashMessage(i))
+				sub, err := st.CreateSubmission("crash", data, time.Time{})
+				if err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(3)
+				}
+				// One write of a short line: whole on the pipe even if the process dies next.
+				if _, err := os.Stdout.WriteString(sub.ID + " " + strconv.Itoa(i) + "\n"); err != nil {
+					os.Exit(4)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// A submitter killed with SIGKILL while many submissions are in flight loses none it
+// acknowledged: each is found by its id and holds what was submitted; and it leaves no torn
+// file, so every submission file in the folder loads.
+func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns writer processes")
+	}
+	t.Parallel()
+	dir := t.TempDir()
+	acked := map[string]int{} // id -> n, over all rounds
+	for round := range 5 {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashModeEnv+"=submit")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Kill after a random number of acknowledgements, while the others are in flight.
+		killAfter := 20 + rand.IntN(300)
+		lines := make(chan string)
+		go func() {
+			defer close(lines)
+			r := bufio.NewReader(out)
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					return // a partial last line was never acknowledged
+				}
+				lines <- strings.TrimSuffix(line, "\n")
+			}
+		}()
+		var got []string
+		deadline := time.After(2 * time.Minute)
+		for len(got) < killAfter {
+			select {
+			case line, ok := <-lines:
+				if !ok {
+					t.Fatalf("round %d: the submitter stopped after %d acknowledgements: %s", round, len(got), stderr.String())
+				}
+				got = append(got, line)
+			case <-deadline:
+				_ = cmd.Process.Kill()
+				_ = cmd.Wait()
+				t.Fatalf("round %d: only %d submissions acknowledged: %s", round, len(got), stderr.String())
+			}
+		}
+		if err := cmd.Process.Kill(); err != nil { // SIGKILL
+			t.Fatal(err)
+		}
+		// Acknowledgements written before the kill are still in the pipe.
+		for line := range lines {
+			got = append(got, line)
+		}
+		_ = cmd.Wait()
+		if strings.TrimSpace(stderr.String()) != "" {
+			t.Fatalf("round %d: submitter failed before the kill: %s", round, stderr.String())
+		}
+		for _, line := range got {
+			id, num, ok := strings.Cut(line, " ")
+			n, err := strconv.Atoi(num)
+			if !ok || err != nil {
+				t.Fatalf("round %d: bad acknowledgement %q", round, line)
+			}
+			acked[id] = n
+		}
+
+		st := contenttest.OpenStore(t, dir)
+		for id, n := range acked {
+			sub, err := st.Submission("crash", id)
+			if err != nil {
+				t.Fatalf("round %d: acknowledged submission %s (n=%d) lost after SIGKILL: %v", round, id, n, err)
+			}
+			if v, _ := sub.Data.Value("n").(int64); v != int64(n) || sub.Data.Value("message") != crashMessage(n) {
+				t.Fatalf("round %d: submission %s holds n=%v and a message of %d bytes, want n=%d and its message", round, id, sub.Data.Value("n"), len(fmt.Sprint(sub.Data.Value("message"))), n)
+			}
+		}
+		total, err := st.SubmissionCount("crash")
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded := 0
+		for sub, err := range st.EachSubmission("crash") {
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Acknowledged or not, a file holds one whole submission.
+			n, ok := sub.Data.Value("n").(int64)
+			if !ok || sub.Data.Value("message") != crashMessage(int(n)) {
+				t.Fatalf("round %d: submission file of %s is torn: n=%v", round, sub.ID, sub.Data.Value("n"))
+			}
+			loaded++
+		}
+		if loaded != total {
+			t.Fatalf("round %d: %d of %d submission files load after SIGKILL: a torn file", round, loaded, total)
+		}
+		t.Logf("round %d: killed after %d acknowledgements; %d files, %d acknowledged in all", round, len(got), total, len(acked))
 		_ = st.Close()
 	}
 }

@@ -1,8 +1,11 @@
 package fsstore_test
 
 import (
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -253,5 +256,31 @@ func BenchmarkCreateSubmission(b *testing.B) {
 		if _, err := st.CreateSubmission("f", data, time.Time{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCreateSubmissionParallel creates fsync'd submissions from 16 and 64 concurrent
+// writers, the store's share of form submits under load, and reports submissions per second.
+func BenchmarkCreateSubmissionParallel(b *testing.B) {
+	data := submissionData("name", "Ada Lovelace", "email", "ada@example.com", "message", strings.Repeat("Hello. ", 40))
+	for _, writers := range []int{16, 64} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			st, err := fsstore.Open(b.Context(), fsstore.Options{Dir: b.TempDir(), Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			b.SetParallelism(max(1, writers/runtime.GOMAXPROCS(0)))
+			start := time.Now()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := st.CreateSubmission("f", data, time.Time{}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "submissions/s")
+		})
 	}
 }
