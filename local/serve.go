@@ -38,6 +38,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	for _, w := range warns {
 		log.Warn(string(w))
 	}
+	wire.SetMemoryLimit(cfg.Memory.LimitMiB, e.getenv, log)
 	if a := e.getenv("CMS_PPROF_ADDR"); a != "" {
 		stop, err := servePprof(a, log)
 		if err != nil {

@@ -15,8 +15,8 @@ type cached struct {
 func newCache(maxBytes int64) cache { return cache{lru.New[string, cached](maxBytes)} }
 
 func (c cache) get(key string, version uint64) ([]byte, string, bool) {
-	it, ok := c.lru.Get(key)
-	if !ok || it.version != version {
+	it, ok := c.lru.GetValid(key, func(it cached) bool { return it.version == version })
+	if !ok {
 		return nil, "", false
 	}
 	return it.body, it.etag, true
