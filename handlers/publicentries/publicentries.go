@@ -59,8 +59,8 @@ type Deps struct {
 
 type api struct {
 	Deps
-	entries cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
-	lists   cache // collection + query -> whole response, valid for one collection version
+	entries cache[entryKey] // encoded entry, valid for one file hash + definitions
+	lists   cache[string]   // collection + query -> whole response, valid for one collection version
 }
 
 // New builds the group's handler.
@@ -88,7 +88,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.ListCacheBytes == 0 {
 		d.ListCacheBytes = d.CacheBytes / 4
 	}
-	a := &api{Deps: d, entries: newCache(d.CacheBytes), lists: newCache(d.ListCacheBytes)}
+	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
 	d.Caches.Register("publicEntries.entries", a.entries.lru)
 	d.Caches.Register("publicEntries.lists", a.lists.lru)
 	rt := web.NewRouter()
