@@ -191,7 +191,7 @@ func Default() Config {
 	c.Server.MaxConnections = 2048
 	c.Server.MaxConnectionsPerAddress = 256
 	c.Server.BodyTimeout = 10 * time.Second
-	c.Memory.CacheMiB = 64
+	c.Memory.CacheMiB = 128
 	c.Log.Level = "info"
 	c.Watch = "notify"
 	c.IndexSnapshot = true

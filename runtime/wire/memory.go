@@ -26,10 +26,10 @@ func cacheShares() []struct {
 		name    string
 		percent int64
 	}{
-		{CachePublicEntries, 35},
-		{CachePublicLists, 15},
-		{CacheEntries, 20},
-		{CacheGraphQL, 25},
+		{CachePublicEntries, 55},
+		{CachePublicLists, 10},
+		{CacheEntries, 15},
+		{CacheGraphQL, 15},
 		{CacheGraphQLDocs, 5},
 	}
 }
