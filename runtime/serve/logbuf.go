@@ -14,12 +14,12 @@ import (
 // in order with what the program prints. For long-running servers only: a Lambda function is frozen between invocations, so
 // it writes its lines directly.
 type LogBuffer struct {
-	mu     sync.Mutex
-	out    io.Writer
-	buf    *bufio.Writer
-	every  time.Duration
-	timer  *time.Timer // pending flush; nil when nothing waits
-	batch  bool
+	mu    sync.Mutex
+	out   io.Writer
+	buf   *bufio.Writer
+	every time.Duration
+	timer *time.Timer // pending flush; nil when nothing waits
+	batch bool
 }
 
 // NewLogBuffer returns a LogBuffer in front of out.
