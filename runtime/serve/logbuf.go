@@ -11,8 +11,8 @@ import (
 // is one write system call per request, a large share of a cached read's cost. Lines wait at
 // most the given interval (or until size bytes wait) and keep their order; Close writes what
 // is left. It writes directly until Batch is called, so start-up messages come out at once and
-// in order with what the program prints. For long-running servers only: a Lambda function is frozen between invocations, so
-// it writes its lines directly.
+// in order with what the program prints. For long-running servers only: a Lambda function is
+// frozen between invocations, so it writes its lines directly.
 type LogBuffer struct {
 	mu    sync.Mutex
 	out   io.Writer
