@@ -34,10 +34,15 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	if err != nil {
 		return err
 	}
-	log := wire.NewLogger(cfg, e.stdout)
+	// Access lines are batched once serving: a write system call per request costs more than
+	// the line.
+	logOut := serve.NewLogBuffer(e.stdout, 64<<10, 50*time.Millisecond)
+	defer logOut.Close()
+	log := wire.NewLogger(cfg, logOut)
 	for _, w := range warns {
 		log.Warn(string(w))
 	}
+	wire.SetMemoryLimit(cfg.Memory.LimitMiB, e.getenv, log)
 	if a := e.getenv("CMS_PPROF_ADDR"); a != "" {
 		stop, err := servePprof(a, log)
 		if err != nil {
@@ -62,6 +67,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	return serve.Local(ctx, listen, serve.Stack(mux, log), log, lim, func(a net.Addr) {
 		log.Info("serving", "site", cfg.SiteDir, "addr", a.String(), "env", cfg.Env, "read_only", svc.Config.ReadOnly)
 		printAddresses(e.stdout, svc.Config, a)
+		logOut.Batch() // from here on, mostly access lines
 		if ready != nil {
 			ready(a)
 		}

@@ -6,7 +6,10 @@
 // matches is simply never asked for again and ages out.
 package lru
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Overhead is what every value costs on top of the cost its caller names: the list node and map
 // slot that hold it.
@@ -19,6 +22,25 @@ type Cache[K comparable, V any] struct {
 	size  int64
 	items map[K]*node[K, V]
 	root  node[K, V] // root.next is the most recently used, root.prev the least
+
+	hits, misses atomic.Uint64
+}
+
+// Stats is what a cache holds and how well it serves, for the readiness details.
+type Stats struct {
+	Entries  int    `json:"entries"`
+	Bytes    int64  `json:"bytes"`
+	MaxBytes int64  `json:"maxBytes"`
+	Hits     uint64 `json:"hits"`
+	Misses   uint64 `json:"misses"`
+}
+
+// HitRatio is Hits / (Hits + Misses), 0 before the first lookup.
+func (s Stats) HitRatio() float64 {
+	if n := s.Hits + s.Misses; n > 0 {
+		return float64(s.Hits) / float64(n)
+	}
+	return 0
 }
 
 type node[K comparable, V any] struct {
@@ -40,18 +62,27 @@ func New[K comparable, V any](maxBytes int64) *Cache[K, V] {
 func (c *Cache[K, V]) Enabled() bool { return c != nil && c.max > 0 }
 
 // Get returns the value of key and marks it most recently used.
-func (c *Cache[K, V]) Get(key K) (V, bool) {
+func (c *Cache[K, V]) Get(key K) (V, bool) { return c.GetValid(key, nil) }
+
+// GetValid is Get for values that can go stale: a value valid rejects counts as a miss and is
+// dropped at once rather than left to age out. valid (nil = any) runs under the cache's lock.
+func (c *Cache[K, V]) GetValid(key K, valid func(V) bool) (V, bool) {
+	var zero V
 	if !c.Enabled() {
-		var zero V
 		return zero, false
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n, ok := c.items[key]
+	if ok && valid != nil && !valid(n.val) {
+		c.remove(n)
+		ok = false
+	}
 	if !ok {
-		var zero V
+		c.misses.Add(1)
 		return zero, false
 	}
+	c.hits.Add(1)
 	c.unlink(n)
 	c.pushFront(n)
 	return n.val, true
@@ -113,6 +144,18 @@ func (c *Cache[K, V]) Bytes() int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.size
+}
+
+// Stats reports the cache's size, budget and lookups so far.
+func (c *Cache[K, V]) Stats() Stats {
+	if !c.Enabled() {
+		return Stats{}
+	}
+	c.mu.Lock()
+	st := Stats{Entries: len(c.items), Bytes: c.size, MaxBytes: c.max}
+	c.mu.Unlock()
+	st.Hits, st.Misses = c.hits.Load(), c.misses.Load()
+	return st
 }
 
 func (c *Cache[K, V]) pushFront(n *node[K, V]) {

@@ -149,3 +149,69 @@ func TestConcurrent(t *testing.T) {
 		t.Errorf("Bytes = %d, over the budget", c.Bytes())
 	}
 }
+
+// Stats count every lookup once: a hit, a miss, or a stale value (a miss, and dropped).
+func TestStats(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		do   func(c *lru.Cache[string, int])
+		want lru.Stats
+	}{
+		{"empty", func(c *lru.Cache[string, int]) {}, lru.Stats{MaxBytes: 1000}},
+		{"hits and misses", func(c *lru.Cache[string, int]) {
+			c.Put("a", 1, 36)
+			c.Get("a")
+			c.Get("a")
+			c.Get("b")
+		}, lru.Stats{Entries: 1, Bytes: 100, MaxBytes: 1000, Hits: 2, Misses: 1}},
+		{"a stale value is a miss and is dropped", func(c *lru.Cache[string, int]) {
+			c.Put("a", 1, 36)
+			c.Put("b", 2, 36)
+			c.GetValid("a", func(v int) bool { return v == 2 })
+			c.GetValid("b", func(v int) bool { return v == 2 })
+		}, lru.Stats{Entries: 1, Bytes: 100, MaxBytes: 1000, Hits: 1, Misses: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := lru.New[string, int](1000)
+			tt.do(c)
+			if got := c.Stats(); got != tt.want {
+				t.Errorf("Stats() = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+	if r := (lru.Stats{Hits: 3, Misses: 1}).HitRatio(); r != 0.75 {
+		t.Errorf("HitRatio = %v, want 0.75", r)
+	}
+	if got := lru.New[string, int](0).Stats(); got != (lru.Stats{}) {
+		t.Errorf("a disabled cache reports %+v", got)
+	}
+}
+
+// A registry reports its caches by name, sorted, summing caches that share one.
+func TestRegistry(t *testing.T) {
+	t.Parallel()
+	var r lru.Registry
+	a, b, b2 := lru.New[string, int](1000), lru.New[string, int](500), lru.New[string, int](500)
+	r.Register("b", b)
+	r.Register("a", a)
+	r.Register("b", b2)
+	a.Get("x")
+	b.Put("x", 1, 36)
+	b2.Get("y")
+	got := r.Stats()
+	want := []lru.Named{
+		{Name: "a", Stats: lru.Stats{MaxBytes: 1000, Misses: 1}},
+		{Name: "b", Stats: lru.Stats{Entries: 1, Bytes: 100, MaxBytes: 1000, Misses: 1}},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Stats() = %+v, want %+v", got, want)
+	}
+	var nilReg *lru.Registry
+	nilReg.Register("a", a)
+	if nilReg.Stats() != nil {
+		t.Error("a nil registry reports caches")
+	}
+}

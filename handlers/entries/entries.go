@@ -70,6 +70,8 @@ type Deps struct {
 	Log   *slog.Logger
 	// CacheBytes bounds the cache of encoded entries; 0 means 32 MiB, negative means no cache.
 	CacheBytes int64
+	// Caches, if set, reports the group's cache (entries).
+	Caches *lru.Registry
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
 }
@@ -94,6 +96,7 @@ func New(d Deps) (http.Handler, error) {
 		d.BodyLimit = web.DefaultBodyLimit
 	}
 	a := &api{Deps: d, cache: lru.New[string, fragment](d.CacheBytes)}
+	d.Caches.Register("entries", a.cache)
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/entries/{collection}", a.list)
 	rt.HandleFunc("POST /api/entries/{collection}", a.create)

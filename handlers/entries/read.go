@@ -84,7 +84,7 @@ func pathSlug(r *http.Request) (string, error) {
 // reading the file only when the cache has no body for meta's hash.
 func (a *api) fragment(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	key := fragKey(c.Handle, meta.Slug)
-	if f, ok := a.cache.Get(key); ok && f.hash == meta.Hash && f.route == c.Route {
+	if f, ok := a.cache.GetValid(key, func(f fragment) bool { return f.hash == meta.Hash && f.route == c.Route }); ok {
 		return f.body, meta.Hash, nil
 	}
 	e, err := a.Store.Entry(c.Handle, meta.Slug)

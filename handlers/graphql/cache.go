@@ -9,8 +9,8 @@ import (
 // Bounds of the document cache: parsing and validating a query is the expensive part of a small
 // query, so validated documents are kept by query text. Large queries are rare and not kept.
 const (
-	maxCachedQueryBytes = 16 << 10
-	maxDocCacheBytes    = 2 << 20
+	maxCachedQueryBytes  = 16 << 10
+	defaultDocCacheBytes = 2 << 20
 )
 
 // docEntry is a parsed document that passed validation against the schema of generation gen.
@@ -21,23 +21,23 @@ type docEntry struct {
 }
 
 // docCache holds validated documents keyed by query text ([lru.Cache]): at most size of them
-// and maxDocCacheBytes of query text.
+// and maxBytes of query text.
 type docCache struct {
 	lru     *lru.Cache[string, *docEntry]
 	minCost int64 // each document's share of the budget when size of them fill it
 }
 
-func newDocCache(size int) docCache {
-	if size <= 0 {
+func newDocCache(size int, maxBytes int64) docCache {
+	if size <= 0 || maxBytes <= 0 {
 		return docCache{lru: lru.New[string, *docEntry](0)}
 	}
-	return docCache{lru: lru.New[string, *docEntry](maxDocCacheBytes), minCost: maxDocCacheBytes/int64(size) - lru.Overhead}
+	return docCache{lru: lru.New[string, *docEntry](maxBytes), minCost: maxBytes/int64(size) - lru.Overhead}
 }
 
 // get returns the document cached for query under schema generation gen.
 func (c docCache) get(gen uint64, query string) *docEntry {
-	e, ok := c.lru.Get(query)
-	if !ok || e.gen != gen {
+	e, ok := c.lru.GetValid(query, func(e *docEntry) bool { return e.gen == gen })
+	if !ok {
 		return nil
 	}
 	return e

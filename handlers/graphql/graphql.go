@@ -102,6 +102,9 @@ type Config struct {
 	CacheBytes int64
 	// DocumentCacheSize bounds the number of parsed queries kept; 0 = 512, negative = none.
 	DocumentCacheSize int
+	// DocumentCacheBytes bounds the parsed queries kept by their text; 0 = 2 MiB, negative =
+	// none.
+	DocumentCacheBytes int64
 }
 
 // Defaults of Config.
@@ -123,6 +126,8 @@ type Deps struct {
 	Markdown Renderer
 	Log      *slog.Logger
 	Config   Config
+	// Caches, if set, reports the group's caches (graphql.results, graphql.documents).
+	Caches *lru.Registry
 }
 
 type api struct {
@@ -165,12 +170,17 @@ func New(d Deps) (http.Handler, error) {
 	if c.DocumentCacheSize == 0 {
 		c.DocumentCacheSize = 512
 	}
+	if c.DocumentCacheBytes == 0 {
+		c.DocumentCacheBytes = defaultDocCacheBytes
+	}
 	a := &api{
 		Deps:    d,
 		schemas: &schemaCache{},
-		docs:    newDocCache(c.DocumentCacheSize),
+		docs:    newDocCache(c.DocumentCacheSize, c.DocumentCacheBytes),
 		results: newResultCache(c.CacheBytes),
 	}
+	d.Caches.Register("graphql.results", a.results)
+	d.Caches.Register("graphql.documents", a.docs.lru)
 	rt := web.NewRouter()
 	if !c.Enabled {
 		rt.NotFound(c.Path)

@@ -10,12 +10,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
+	"cms/content/lru"
 	"cms/handlers/web"
 )
 
@@ -34,6 +36,8 @@ type Deps struct {
 	Started time.Time
 	// Home, if set, makes GET / answer a page linking the Control Panel and the APIs.
 	Home *Home
+	// Caches, if set, are reported in the readiness details.
+	Caches *lru.Registry
 }
 
 // Prefixes are the path prefixes the group serves: its own, and / (exactly), which on Lambda
@@ -81,6 +85,28 @@ type Report struct {
 	Timestamp     string  `json:"timestamp"`
 	UptimeSeconds int64   `json:"uptimeSeconds"`
 	Checks        []Check `json:"checks"`
+	// Details are the readiness endpoint's extra figures; the liveness endpoint has none.
+	Details *Details `json:"details,omitempty"`
+}
+
+// Details describe the process beyond its checks.
+type Details struct {
+	Caches []CacheReport `json:"caches"`
+}
+
+// CacheReport is one in-memory cache: its size against its budget and how often it served.
+type CacheReport struct {
+	Name string `json:"name"`
+	lru.Stats
+	HitRatio float64 `json:"hitRatio"`
+}
+
+func (a *api) details() *Details {
+	d := &Details{Caches: []CacheReport{}}
+	for _, c := range a.Caches.Stats() {
+		d.Caches = append(d.Caches, CacheReport{Name: c.Name, Stats: c.Stats, HitRatio: math.Round(c.HitRatio()*1e4) / 1e4})
+	}
+	return d
 }
 
 func (a *api) report(status string, checks []Check) Report {
@@ -122,7 +148,9 @@ func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store, max-age=0")
-	web.WriteJSON(w, code, a.report(status, checks))
+	rep := a.report(status, checks)
+	rep.Details = a.details()
+	web.WriteJSON(w, code, rep)
 	return nil
 }
 

@@ -4,7 +4,7 @@ import "cms/content/lru"
 
 // cache holds encoded responses (or entries) and their ETags keyed by request ([lru.Cache]),
 // each valid for one version.
-type cache struct{ lru *lru.Cache[string, cached] }
+type cache[K comparable] struct{ lru *lru.Cache[K, cached] }
 
 type cached struct {
 	version uint64
@@ -12,16 +12,20 @@ type cached struct {
 	etag    string
 }
 
-func newCache(maxBytes int64) cache { return cache{lru.New[string, cached](maxBytes)} }
+// entryKey names an entry without building a string per lookup.
+type entryKey struct{ collection, slug string }
 
-func (c cache) get(key string, version uint64) ([]byte, string, bool) {
-	it, ok := c.lru.Get(key)
-	if !ok || it.version != version {
+func newCache[K comparable](maxBytes int64) cache[K] { return cache[K]{lru.New[K, cached](maxBytes)} }
+
+func (c cache[K]) get(key K, version uint64) ([]byte, string, bool) {
+	it, ok := c.lru.GetValid(key, func(it cached) bool { return it.version == version })
+	if !ok {
 		return nil, "", false
 	}
 	return it.body, it.etag, true
 }
 
-func (c cache) put(key string, version uint64, body []byte, etag string) {
-	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(len(key)+len(body)+len(etag)))
+// put caches body; keyLen is what the key costs.
+func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag string) {
+	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
 }

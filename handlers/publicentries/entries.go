@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"strconv"
 
@@ -70,7 +71,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	return a.write(w, r, etag, []byte(`{"data":`), frag, []byte(`}`))
+	return a.write(w, r, etag, `{"data":`, frag, `}`)
 }
 
 // entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
@@ -78,7 +79,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 // list and a single GET share the work and an unchanged entry is never rendered twice.
 func (a *api) entryJSON(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	defs := a.Store.DefinitionsGeneration()
-	key := c.Handle + "/" + meta.Slug
+	key := entryKey{c.Handle, meta.Slug}
 	version := entryVersion(meta.Hash, defs)
 	if frag, etag, ok := a.entries.get(key, version); ok {
 		return frag, etag, nil
@@ -102,7 +103,7 @@ func (a *api) entryJSON(c *content.Collection, meta *content.Entry) ([]byte, str
 	}
 	// The ETag derives from what the response depends on, so it costs no hashing of the body.
 	etag := `"` + shortHash(e.Hash) + "-" + strconv.FormatUint(defs, 36) + `"`
-	a.entries.put(key, entryVersion(e.Hash, defs), frag, etag)
+	a.entries.put(key, len(key.collection)+len(key.slug), entryVersion(e.Hash, defs), frag, etag)
 	return frag, etag, nil
 }
 
@@ -135,7 +136,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	version := a.Store.CollectionVersion(c.Handle)
 	key := c.Handle + "?" + r.URL.RawQuery
 	if body, etag, ok := a.lists.get(key, version); ok {
-		return a.write(w, r, etag, body)
+		return a.write(w, r, etag, "", body, "")
 	}
 	q, err := parseQuery(r)
 	if err != nil {
@@ -166,8 +167,8 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	buf.WriteByte('}')
 	body := buf.Bytes()
 	etag := etagOf(body)
-	a.lists.put(key, version, body, etag)
-	return a.write(w, r, etag, body)
+	a.lists.put(key, len(key), version, body, etag)
+	return a.write(w, r, etag, "", body, "")
 }
 
 // parseQuery reads the list parameters ([web.ListQuery]). Whatever status the client asks for,
@@ -187,30 +188,35 @@ func etagOf(body []byte) string {
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
-// write sends a 200 JSON body made of parts (so cached fragments are not copied), or a 304
-// when the client already has this ETag.
-func (a *api) write(w http.ResponseWriter, r *http.Request, etag string, parts ...[]byte) error {
+// write sends a 200 JSON body, prefix + body + suffix (so cached fragments are not copied), or
+// a 304 when the client already has this ETag. It runs on every cached read: the headers share
+// one backing array and the strings go out without conversion.
+func (a *api) write(w http.ResponseWriter, r *http.Request, etag, prefix string, body []byte, suffix string) error {
 	h := w.Header()
-	h.Set("ETag", etag)
-	h.Set("Cache-Control", cacheControl)
+	vals := [4]string{etag, cacheControl, "", "application/json; charset=utf-8"}
+	h["Etag"] = vals[0:1:1]
+	h["Cache-Control"] = vals[1:2:2]
 	if web.NoneMatch(r, etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	h.Set("Content-Length", strconv.Itoa(n))
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	vals[2] = strconv.Itoa(len(prefix) + len(body) + len(suffix))
+	h["Content-Length"] = vals[2:3:3]
+	h["Content-Type"] = vals[3:4:4]
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
+	if prefix != "" {
+		if _, err := io.WriteString(w, prefix); err != nil {
 			return nil // the client went away; nothing more to say
 		}
+	}
+	if _, err := w.Write(body); err != nil {
+		return nil
+	}
+	if suffix != "" {
+		_, _ = io.WriteString(w, suffix)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"cms/content"
+	"cms/content/lru"
 	"cms/content/query"
 	"cms/handlers/web"
 )
@@ -47,15 +48,19 @@ type Deps struct {
 	Markdown Renderer
 	Log      *slog.Logger
 	BasePath string // default "/api/public"
-	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache. Lists get
-	// a quarter of it on top.
+	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache.
 	CacheBytes int64
+	// ListCacheBytes bounds the cache of list responses; 0 = a quarter of CacheBytes, negative =
+	// no cache.
+	ListCacheBytes int64
+	// Caches, if set, reports the group's caches (publicEntries.entries, publicEntries.lists).
+	Caches *lru.Registry
 }
 
 type api struct {
 	Deps
-	entries cache // (collection, slug) -> encoded entry, valid for one file hash + definitions
-	lists   cache // collection + query -> whole response, valid for one collection version
+	entries cache[entryKey] // encoded entry, valid for one file hash + definitions
+	lists   cache[string]   // collection + query -> whole response, valid for one collection version
 }
 
 // New builds the group's handler.
@@ -80,7 +85,12 @@ func New(d Deps) (http.Handler, error) {
 	if d.CacheBytes == 0 {
 		d.CacheBytes = 128 << 20
 	}
-	a := &api{Deps: d, entries: newCache(d.CacheBytes), lists: newCache(d.CacheBytes / 4)}
+	if d.ListCacheBytes == 0 {
+		d.ListCacheBytes = d.CacheBytes / 4
+	}
+	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
+	d.Caches.Register("publicEntries.entries", a.entries.lru)
+	d.Caches.Register("publicEntries.lists", a.lists.lru)
 	rt := web.NewRouter()
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}", a.list)
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -84,7 +85,7 @@ func (b *bench) run(ctx context.Context) error {
 		if err := b.startup(ctx, n); err != nil {
 			return err
 		}
-		if n != b.o.loadSize && !b.o.keep {
+		if n != b.o.loadSize && !slices.Contains(b.o.uncached, n) && !b.o.keep {
 			b.removeSite(n)
 		}
 	}

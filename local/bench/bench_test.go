@@ -59,6 +59,7 @@ func TestParseFlags(t *testing.T) {
 		{name: "bad load size", args: []string{"-load-size", "0"}, wantErr: "-load-size"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
 		{name: "unknown flag", args: []string{"-nope"}, wantErr: "not defined"},
+		{name: "bad uncached size", args: []string{"-uncached-sizes", "lots"}, wantErr: "-uncached-sizes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +78,32 @@ func TestParseFlags(t *testing.T) {
 				t.Errorf("sizes %v scenarios %v, want %v and %d scenarios", o.sizes, o.scenarios, tt.wantSizes, tt.wantScen)
 			}
 		})
+	}
+}
+
+// wrk is used by default (when on PATH), and the uncached list also runs at 100k unless that
+// size is left out or is the load site itself.
+func TestParseFlagsGeneratorAndUncachedSizes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args     []string
+		wrk      bool
+		uncached []int
+	}{
+		{nil, true, []int{100000}},
+		{[]string{"-wrk=false"}, false, []int{100000}},
+		{[]string{"-skip-100k"}, true, nil},
+		{[]string{"-uncached-sizes", ""}, true, nil},
+		{[]string{"-uncached-sizes", "10000,50_000,50000"}, true, []int{50000}},
+		{[]string{"-load-size", "100000"}, true, nil},
+	} {
+		o, err := parseFlags(tt.args, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.useWrk != tt.wrk || !equalInts(o.uncached, tt.uncached) {
+			t.Errorf("%v: wrk %v, uncached sizes %v; want %v, %v", tt.args, o.useWrk, o.uncached, tt.wrk, tt.uncached)
+		}
 	}
 }
 
@@ -192,7 +219,10 @@ func TestReport(t *testing.T) {
 			{Scenario: "list", RPS: 400, ServerCPUus: 30},
 			{Scenario: "graphql-list", RPS: 100, ServerCPUus: 30},
 			{Scenario: "form-submit", Verdict: "SKIP", Note: "404"},
-			{Scenario: "trivial (last)", RPS: 1000, ServerCPUus: 10},
+			{Scenario: "list-uncached", RPS: 100, ServerCPUus: 60, Generator: generatorGo, PeakMiB: 120},
+			{Scenario: "list-uncached 100k", RPS: 50, ServerCPUus: 90, Generator: generatorGo, PeakMiB: 300},
+			{Scenario: "list-uncached 1000k", RPS: 5, ServerCPUus: 130, PeakMiB: 900, PeakSinceStart: true},
+			{Scenario: "trivial (last)", RPS: 1000, ServerCPUus: 10, Generator: generatorWrk},
 		}},
 	}
 	for i := range rep.Startup {
@@ -200,7 +230,8 @@ func TestReport(t *testing.T) {
 	}
 	s := &session{b: &bench{rep: rep}}
 	s.judge()
-	want := map[string]string{"entry": "FAIL", "list": "PASS", "graphql-list": "FAIL", "form-submit": "SKIP", "trivial (last)": "INFO"}
+	want := map[string]string{"entry": "FAIL", "list": "PASS", "graphql-list": "FAIL", "form-submit": "SKIP", "trivial (last)": "INFO",
+		"list-uncached": "INFO", "list-uncached 100k": "PASS", "list-uncached 1000k": "FAIL"}
 	for _, r := range rep.Load.Rows {
 		if w, ok := want[r.Scenario]; ok && r.Verdict != w {
 			t.Errorf("%s: verdict %s, want %s", r.Scenario, r.Verdict, w)
@@ -224,14 +255,15 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	text, _ := os.ReadFile(md)
-	for _, s := range []string{"## Start-up to ready and memory", "## Load on the 10-entry site", "| entry ", "## Summary"} {
+	for _, s := range []string{"## Start-up to ready and memory", "## Load on the 10-entry site", "| entry ", "## Summary",
+		"| generator ", "| peak RSS MiB ", "| list-uncached 100k  | go ", "| 300 ", "| 900 (since start) ", "| trivial (last)      | wrk "} {
 		if !bytes.Contains(text, []byte(s)) {
 			t.Errorf("markdown report lacks %q", s)
 		}
 	}
 	raw, _ := os.ReadFile(js)
 	var back report
-	if err := json.Unmarshal(raw, &back); err != nil || len(back.Load.Rows) != 6 {
+	if err := json.Unmarshal(raw, &back); err != nil || len(back.Load.Rows) != 9 || back.Load.Rows[6].PeakMiB != 300 || back.Load.Rows[6].Generator != "go" {
 		t.Errorf("json report: %v", err)
 	}
 }
@@ -265,7 +297,7 @@ func TestScenariosAgainstServer(t *testing.T) {
 	triv := httptest.NewServer(trivialHandler())
 	t.Cleanup(triv.Close)
 
-	o, err := parseFlags([]string{"-conns", "2", "-duration", "50ms", "-warmup", "0s", "-logins", "1"}, io.Discard)
+	o, err := parseFlags([]string{"-conns", "2", "-duration", "50ms", "-warmup", "0s", "-logins", "1", "-wrk=false"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,6 +363,8 @@ func TestScenariosAgainstServer(t *testing.T) {
 			t.Errorf("%s: %s %d errors %s %s", r.Scenario, r.Verdict, r.Errors, r.Note, r.FirstError)
 		case r.Verdict != "SKIP" && r.Scenario != "login" && r.OK == 0:
 			t.Errorf("%s: no successful request", r.Scenario)
+		case r.Verdict != "SKIP" && r.Scenario != "login" && r.Generator != generatorGo:
+			t.Errorf("%s: generator %q with -wrk=false", r.Scenario, r.Generator)
 		}
 	}
 }
@@ -359,6 +393,12 @@ func TestProcLifecycle(t *testing.T) {
 	}
 	if _, err := cpuTime(p.pid()); err != nil {
 		t.Errorf("child cpu: %v", err)
+	}
+	// The peak can be reset, so each scenario reports its own.
+	if err := resetPeak(p.pid()); err != nil {
+		t.Errorf("reset the child's peak RSS: %v", err)
+	} else if m, err := readMemory(p.pid()); err != nil || m.HWM == 0 || m.HWM > m.RSS+(1<<20) {
+		t.Errorf("after a reset the peak is the current RSS: %+v %v", m, err)
 	}
 	if err := p.stop(); err != nil {
 		t.Errorf("stop: %v", err)

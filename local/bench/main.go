@@ -7,7 +7,12 @@
 // Usage:
 //
 //	go run ./local/bench [-sizes 1000,10000,100000] [-skip-100k] [-duration 5s] [-conns 32]
-//	                     [-scenarios trivial,entry,list,...] [-out report.md|report.json]
+//	                     [-scenarios trivial,entry,list,...] [-uncached-sizes 100000] [-wrk=false]
+//	                     [-out report.md|report.json]
+//
+// GET scenarios with a fixed set of paths run under wrk when it is on PATH (else, or with
+// -wrk=false, under the Go generator in local/bench/load); every row names its generator, the
+// server's CPU time per request and its peak RSS (VmHWM) during that scenario.
 //
 // Everything listens on 127.0.0.1; every loop is bounded in count and time. `bench trivial
 // -addr HOST:PORT` is the trivial server, run by the benchmark as its own child process.
@@ -58,6 +63,7 @@ type options struct {
 	workDir      string
 	keep         bool
 	useWrk       bool
+	uncached     []int // extra sites the list-uncached scenario also runs against
 	serverLog    string
 	readyTimeout time.Duration
 	logins       int
@@ -80,7 +86,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.cmsBin, "cms-bin", "", "use this cms binary instead of building ./local")
 	fs.StringVar(&o.workDir, "dir", "", "work folder for sites and logs (default: a new temporary folder, removed at the end)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the work folder")
-	fs.BoolVar(&o.useWrk, "wrk", false, "use wrk for the GET scenarios when it is on PATH")
+	fs.BoolVar(&o.useWrk, "wrk", true, "use wrk for the GET scenarios with fixed paths when it is on PATH (false: always the Go generator)")
+	uncached := fs.String("uncached-sizes", "100000", "entry counts of further sites the list-uncached scenario runs against (besides -load-size); empty for none")
 	fs.StringVar(&o.serverLog, "server-log", "info", "log.level of cms serve (info logs one access line per request)")
 	fs.DurationVar(&o.readyTimeout, "ready-timeout", 3*time.Minute, "longest wait for a server to become ready")
 	fs.IntVar(&o.logins, "logins", 5, "sequential logins timed by the login scenario")
@@ -104,6 +111,20 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 			continue
 		}
 		o.sizes = append(o.sizes, n)
+	}
+	for s := range strings.SplitSeq(*uncached, ",") {
+		s = strings.TrimSpace(strings.ReplaceAll(s, "_", ""))
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > 1_000_000 {
+			return o, fmt.Errorf("-uncached-sizes: %q is not an entry count (1..1000000)", s)
+		}
+		if (o.skip100k && n >= 100_000) || n == o.loadSize || slices.Contains(o.uncached, n) {
+			continue
+		}
+		o.uncached = append(o.uncached, n)
 	}
 	switch *scen {
 	case "all", "":

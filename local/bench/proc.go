@@ -155,6 +155,15 @@ type memory struct {
 	RSS, HWM int64
 }
 
+// resetPeak resets a process's VmHWM to its current RSS (Linux: "5" to /proc/<pid>/clear_refs),
+// so the next readMemory reports the peak since now.
+func resetPeak(pid int) error {
+	if pid <= 0 {
+		return fmt.Errorf("no process")
+	}
+	return os.WriteFile(fmt.Sprintf("/proc/%d/clear_refs", pid), []byte("5"), 0)
+}
+
 func readMemory(pid int) (memory, error) {
 	if pid <= 0 {
 		return memory{}, fmt.Errorf("no process")

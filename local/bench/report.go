@@ -108,7 +108,20 @@ type loadRow struct {
 	FirstError  string        `json:"firstError,omitempty"`
 	Profile     string        `json:"profile,omitempty"` // CPU profile file (-profile)
 	BodyBytes   int64         `json:"avgBodyBytes,omitempty"`
+	// Generator is the load generator that produced the row: wrk or go (local/bench/load).
+	Generator string `json:"generator,omitempty"`
+	// PeakMiB is the server's VmHWM at the end of the measured run, reset just before it
+	// (/proc/<pid>/clear_refs), so it is the scenario's own peak RSS; PeakSinceStart marks a
+	// peak that could not be reset and so covers the process's whole life.
+	PeakMiB        float64 `json:"peakRssMiB,omitempty"`
+	PeakSinceStart bool    `json:"peakSinceStart,omitempty"`
 }
+
+// Load generators named in the rows.
+const (
+	generatorWrk = "wrk"
+	generatorGo  = "go"
+)
 
 func (r *loadRow) fill(m measured) {
 	r.OK, r.Errors, r.RPS = m.ok, m.errors, m.rps
@@ -126,6 +139,28 @@ func (r *loadRow) verdict(ratio, target float64, of string) {
 	r.Target = fmt.Sprintf(">= %.1f x %s", target, of)
 	r.Verdict = "FAIL"
 	if ratio >= target {
+		r.Verdict = "PASS"
+	}
+}
+
+// Targets of issue 18 for an uncached list on a larger site: server CPU per query, absolute and
+// against the load site's figure.
+const (
+	targetUncachedCPUus  = 100
+	targetUncachedGrowth = 2.0
+)
+
+// judgeUncached judges the list-uncached row of a larger site against base, the load site's.
+func (r *loadRow) judgeUncached(base *loadRow) {
+	r.Target = fmt.Sprintf("<= %d us CPU", targetUncachedCPUus)
+	ok := r.ServerCPUus <= targetUncachedCPUus
+	if base != nil && base.ServerCPUus > 0 {
+		r.Target += fmt.Sprintf(", <= %.0f x list-uncached", targetUncachedGrowth)
+		ok = ok && r.ServerCPUus <= targetUncachedGrowth*base.ServerCPUus
+		r.Note = strings.TrimSpace(r.Note + fmt.Sprintf(" %.1f x the list-uncached CPU", r.ServerCPUus/base.ServerCPUus))
+	}
+	r.Verdict = "FAIL"
+	if ok {
 		r.Verdict = "PASS"
 	}
 }
@@ -210,7 +245,7 @@ func (rep *report) writeLoad(w io.Writer) {
 		lr.Site, lr.ServerCmd, lr.TrivialCmd, lr.Generator, lr.Conns, lr.Duration, lr.Warmup, numCPU(), lr.TrivialRPS)
 	var rows [][]string
 	for _, r := range lr.Rows {
-		rps, p50, p99, ratio, cpu, cpuRatio, size := "-", "-", "-", "-", "-", "-", "-"
+		rps, p50, p99, ratio, cpu, cpuRatio, size, peak := "-", "-", "-", "-", "-", "-", "-", "-"
 		if r.Verdict != "SKIP" && r.Verdict != "ERROR" {
 			if r.Scenario != "login" {
 				rps = fmt.Sprintf("%.0f", r.RPS)
@@ -231,6 +266,12 @@ func (rep *report) writeLoad(w io.Writer) {
 			if r.BodyBytes > 0 {
 				size = fmt.Sprintf("%.1f", float64(r.BodyBytes)/1024)
 			}
+			if r.PeakMiB > 0 {
+				peak = fmt.Sprintf("%.0f", r.PeakMiB)
+				if r.PeakSinceStart {
+					peak += " (since start)"
+				}
+			}
 		}
 		if r.Scenario == "login" {
 			p99 += " (max)"
@@ -239,10 +280,14 @@ func (rep *report) writeLoad(w io.Writer) {
 		if r.Load1 > 0 {
 			load = fmt.Sprintf("%.1f", r.Load1)
 		}
-		rows = append(rows, []string{r.Scenario, rps, p50, p99, ratio, cpu, cpuRatio, size, load, r.Target, r.Verdict, r.Note})
+		gen := r.Generator
+		if gen == "" {
+			gen = "-"
+		}
+		rows = append(rows, []string{r.Scenario, gen, rps, p50, p99, ratio, cpu, cpuRatio, peak, size, load, r.Target, r.Verdict, r.Note})
 	}
-	table(w, []string{"scenario", "req/s", "p50 ms", "p99 ms", "x trivial", "server CPU us/req", "x trivial by CPU", "KiB/resp", "load avg", "target", "verdict", "note"}, rows)
-	fmt.Fprintf(w, "\nx trivial = req/s over the trivial handler's (the targets); x trivial by CPU = the trivial handler's server CPU per request over the scenario's, which other processes on the machine hardly disturb. load avg = 1-minute load average when the scenario started (above %d, other work competed for the CPUs).\n", numCPU())
+	table(w, []string{"scenario", "generator", "req/s", "p50 ms", "p99 ms", "x trivial", "server CPU us/req", "x trivial by CPU", "peak RSS MiB", "KiB/resp", "load avg", "target", "verdict", "note"}, rows)
+	fmt.Fprintf(w, "\nx trivial = req/s over the trivial handler's (the targets); x trivial by CPU = the trivial handler's server CPU per request over the scenario's, which other processes on the machine hardly disturb. generator = wrk or go (local/bench/load). peak RSS = the server's VmHWM during the scenario (reset before it through /proc/PID/clear_refs). load avg = 1-minute load average when the scenario started (above %d, other work competed for the CPUs).\n", numCPU())
 	fmt.Fprintln(w, "\nrequests:")
 	for _, r := range lr.Rows {
 		fmt.Fprintf(w, "  %-20s %s\n", r.Scenario, r.Request)

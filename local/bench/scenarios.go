@@ -125,19 +125,48 @@ func (b *bench) loadRuns(ctx context.Context) error {
 		s.measure(ctx, s.formSubmit(ctx))
 	}
 	s.measure(ctx, s.trivial("trivial (last)"))
+	if want("list-uncached") {
+		cms.stop() // one server at a time: the peak RSS of each is its own
+		for _, n2 := range b.o.uncached {
+			if err := b.listUncachedOn(ctx, s, n2); err != nil {
+				return err
+			}
+		}
+	}
 	s.judge()
 	b.printf("\n")
 	b.rep.writeLoad(b.out)
 	return ctx.Err()
 }
 
+// listUncachedOn runs the list-uncached scenario against a cms serving the site of n entries,
+// as its own row, so the cost of an uncached query can be compared across site sizes.
+func (b *bench) listUncachedOn(ctx context.Context, s *session, n int) error {
+	cms, _, err := b.startCMS(ctx, n, "load")
+	if err != nil {
+		return err
+	}
+	defer cms.stop()
+	other := &session{b: b, cms: cms, triv: s.triv, facts: factsOf(n)}
+	sc := other.listUncached()
+	sc.name = uncachedName(n)
+	b.printf("  (cms on the %d-entry site: pid %d)\n", n, cms.pid())
+	other.measure(ctx, sc)
+	return nil
+}
+
+// uncachedName is the row of the list-uncached scenario on a site of n entries other than the
+// load site.
+func uncachedName(n int) string { return fmt.Sprintf("list-uncached %dk", n/1000) }
+
 func (b *bench) generatorName() string {
 	if b.o.useWrk {
 		if p, err := lookWrk(); err == nil {
-			return "wrk (" + p + ") for GET scenarios, the Go generator (local/bench/load) for the others"
+			return "wrk (" + p + ") for GET scenarios with fixed paths, the Go generator (local/bench/load) for the others; the generator column names each"
 		}
+		return "Go generator (local/bench/load, net/http keep-alive); wrk is not on PATH"
 	}
-	return "Go generator (local/bench/load, net/http keep-alive)"
+	return "Go generator (local/bench/load, net/http keep-alive); wrk off (-wrk=false)"
 }
 
 // session is one load run: the two servers, the site facts and the results so far.
@@ -185,12 +214,13 @@ func (s *session) measure(ctx context.Context, sc scenario) {
 		return
 	}
 	runner := s.goRunner(sc)
+	row.Generator = generatorGo
 	if s.b.o.useWrk && sc.method == http.MethodGet && len(sc.fixedPaths) > 0 {
 		if _, err := lookWrk(); err == nil {
 			runner = func(ctx context.Context, d time.Duration, _ int64) (measured, error) {
 				return runWrk(ctx, sc, s.b.o, s.b.dir, d)
 			}
-			row.Note = "wrk"
+			row.Generator = generatorWrk
 		}
 	}
 	if s.b.o.warmup > 0 {
@@ -211,7 +241,7 @@ func (s *session) measureFirstPass(ctx context.Context, sc scenario) {
 	fp.name = sc.name + " (first pass)"
 	fp.request = fmt.Sprintf("the same, each of the %d paths once (nothing cached yet)", len(paths))
 	fp.path = func(int, uint64) string { return paths[(next.Add(1)-1)%uint64(len(paths))] }
-	row := &loadRow{Scenario: fp.name, Request: fp.request}
+	row := &loadRow{Scenario: fp.name, Request: fp.request, Generator: generatorGo}
 	defer s.add(row)
 	// Bounded by count, and by time in case the server is very slow.
 	s.record(ctx, fp, row, s.goRunner(fp), 10*time.Minute, int64(len(paths)))
@@ -232,9 +262,13 @@ type runner func(ctx context.Context, d time.Duration, max int64) (measured, err
 func (s *session) record(ctx context.Context, sc scenario, row *loadRow, run runner, d time.Duration, max int64) {
 	row.Load1 = loadAverage()
 	profiled := s.startProfile(ctx, sc, row)
+	peakReset := resetPeak(sc.base.pid()) == nil
 	cpu0, cpuErr := cpuTime(sc.base.pid())
 	m, err := run(ctx, d, max)
 	profiled()
+	if mem, err := readMemory(sc.base.pid()); err == nil {
+		row.PeakMiB, row.PeakSinceStart = mib(mem.HWM), !peakReset
+	}
 	if err != nil {
 		row.Verdict, row.Note = "ERROR", err.Error()
 		return
@@ -580,9 +614,11 @@ func (s *session) judge() {
 		"graphql-list": fmt.Sprintf(">= %.1f x REST list", targetGraphQL),
 	}
 	lr := s.b.rep.Load
-	var first, last, rest *loadRow
+	var first, last, rest, uncached *loadRow
 	for _, r := range lr.Rows {
 		switch r.Scenario {
+		case "list-uncached":
+			uncached = r
 		case "trivial (first)":
 			first = r
 		case "trivial (last)":
@@ -638,6 +674,9 @@ func (s *session) judge() {
 				r.verdict(r.RatioREST, targetGraphQL, "REST list")
 			}
 		default:
+			if strings.HasPrefix(r.Scenario, "list-uncached ") && r.ServerCPUus > 0 {
+				r.judgeUncached(uncached)
+			}
 			if r.Verdict == "" {
 				r.Verdict = "INFO"
 			}

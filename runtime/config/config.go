@@ -111,6 +111,14 @@ type Config struct {
 		// BodyTimeout is how long a small request body may take to arrive (web.ReadBody).
 		BodyTimeout time.Duration
 	}
+	Memory struct {
+		// CacheMiB is the byte budget of all in-memory caches together, split among them by
+		// fixed shares (runtime/wire.CacheShares); 0 = no caches.
+		CacheMiB int
+		// LimitMiB is the Go runtime's soft memory limit (debug.SetMemoryLimit); 0 = none, or
+		// on Lambda the function's memory less headroom. GOMEMLIMIT, when set, wins.
+		LimitMiB int
+	}
 	Log struct {
 		Level  string // debug, info, warn, error
 		Format string // text or json; "" = text in development, json in production
@@ -130,6 +138,11 @@ type Config struct {
 	ReadOnly bool
 	Disabled []string
 }
+
+// MemoryHeadroomMiB is what the process needs beyond its caches (index, requests in flight,
+// garbage not yet collected): memory.limitMiB must leave at least this much above
+// memory.cacheMiB.
+const MemoryHeadroomMiB = 32
 
 // Production reports whether the service runs in production mode.
 func (c *Config) Production() bool { return c.Env == "production" }
@@ -178,6 +191,7 @@ func Default() Config {
 	c.Server.MaxConnections = 2048
 	c.Server.MaxConnectionsPerAddress = 256
 	c.Server.BodyTimeout = 10 * time.Second
+	c.Memory.CacheMiB = 128
 	c.Log.Level = "info"
 	c.Watch = "notify"
 	c.IndexSnapshot = true
@@ -318,6 +332,12 @@ func (c *Config) validate() []error {
 	if c.Forms.RateLimit < 0 {
 		bad("forms.rateLimit", "must be 0 (off) or more")
 	}
+	if c.Memory.CacheMiB > 1<<20 {
+		bad("memory.cacheMiB", "must be at most 1048576 (1 TiB), not %d", c.Memory.CacheMiB)
+	}
+	if c.Memory.LimitMiB != 0 && c.Memory.LimitMiB < c.Memory.CacheMiB+MemoryHeadroomMiB {
+		bad("memory.limitMiB", "must be 0 (none) or at least memory.cacheMiB + %d (%d), not %d", MemoryHeadroomMiB, c.Memory.CacheMiB+MemoryHeadroomMiB, c.Memory.LimitMiB)
+	}
 	switch c.Watch {
 	case "notify", "poll", "none":
 	case "generation":
@@ -353,7 +373,7 @@ func EnvName(key string) string {
 	var b strings.Builder
 	b.WriteString("CMS_")
 	prev := rune(0)
-	for _, r := range key {
+	for _, r := range strings.ReplaceAll(key, "MiB", "Mib") { // a unit is one word: MIB, not MI_B
 		switch {
 		case r == '.':
 			b.WriteByte('_')

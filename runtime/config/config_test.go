@@ -139,6 +139,8 @@ func TestEnvName(t *testing.T) {
 		"auth.storeConfig.sessionDurationMs": "CMS_AUTH_STORE_CONFIG_SESSION_DURATION_MS",
 		"seo.operationalStoragePath":         "CMS_SEO_OPERATIONAL_STORAGE_PATH",
 		"usersPath":                          "CMS_USERS_PATH",
+		"memory.cacheMiB":                    "CMS_MEMORY_CACHE_MIB",
+		"hooks.memoryMiB":                    "CMS_HOOKS_MEMORY_MIB",
 	} {
 		if got := config.EnvName(key); got != want {
 			t.Errorf("EnvName(%s) = %s, want %s", key, got, want)

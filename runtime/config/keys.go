@@ -59,6 +59,8 @@ func (c *Config) keys() map[string]key {
 		"server.maxConnections":              intKey(&c.Server.MaxConnections),
 		"server.maxConnectionsPerAddress":    intKey(&c.Server.MaxConnectionsPerAddress),
 		"server.bodyTimeoutMs":               msKey(&c.Server.BodyTimeout),
+		"memory.cacheMiB":                    intKey(&c.Memory.CacheMiB),
+		"memory.limitMiB":                    intKey(&c.Memory.LimitMiB),
 		"log.level":                          strKey(&c.Log.Level),
 		"log.format":                         strKey(&c.Log.Format),
 		"watch":                              strKey(&c.Watch),

@@ -9,9 +9,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"cms/handlers/web"
@@ -19,16 +21,24 @@ import (
 
 // Stack wraps h with panic recovery, a request ID, baseline security headers and one access log
 // line per request. Groups never wrap themselves.
+//
+// It runs on every request, so it allocates little: the recorder and the request info are one
+// object, the fixed headers share one backing array, and request IDs come from a counter.
 func Stack(h http.Handler, log *slog.Logger) http.Handler {
+	ids := newIDs()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &web.RequestInfo{ID: requestID(r)}
-		rec := &recorder{ResponseWriter: w}
+		st := &state{recorder: recorder{ResponseWriter: w}}
+		info, rec := &st.info, &st.recorder
+		info.ID = ids.id(r)
+		// Canonical keys set directly, each value a capped slice of one array: an Add appends
+		// to a copy, never into the neighbour.
+		vals := [4]string{info.ID, "nosniff", "DENY", "strict-origin-when-cross-origin"}
 		hdr := w.Header()
-		hdr.Set("X-Request-Id", info.ID)
-		hdr.Set("X-Content-Type-Options", "nosniff")
-		hdr.Set("X-Frame-Options", "DENY")
-		hdr.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		hdr["X-Request-Id"] = vals[0:1:1]
+		hdr["X-Content-Type-Options"] = vals[1:2:2]
+		hdr["X-Frame-Options"] = vals[2:3:3]
+		hdr["Referrer-Policy"] = vals[3:4:4]
 		r = r.WithContext(web.WithInfo(r.Context(), info))
 		defer func() {
 			if p := recover(); p != nil {
@@ -47,14 +57,15 @@ func Stack(h http.Handler, log *slog.Logger) http.Handler {
 			if status == 0 {
 				status = http.StatusOK
 			}
-			attrs := []slog.Attr{
+			var buf [12]slog.Attr
+			attrs := append(buf[:0],
 				slog.String("method", r.Method),
 				slog.String("path", r.URL.Path),
 				slog.String("route", info.Route),
 				slog.Int("status", status),
 				slog.Duration("duration", time.Since(start)),
 				slog.String("request_id", info.ID),
-			}
+			)
 			if lc := lambdaRequestID(r.Context()); lc != "" {
 				attrs = append(attrs, slog.String("lambda_request_id", lc))
 			}
@@ -78,13 +89,43 @@ func Stack(h http.Handler, log *slog.Logger) http.Handler {
 	})
 }
 
-func requestID(r *http.Request) string {
-	if id := r.Header.Get("X-Request-Id"); id != "" && len(id) <= 64 && isToken(id) {
-		return id
-	}
-	var b [8]byte
+// state is what Stack keeps per request, in one allocation.
+type state struct {
+	recorder recorder
+	info     web.RequestInfo
+}
+
+// ids makes request IDs: a random prefix per Stack (so IDs of different processes, such as
+// Lambda instances, do not collide) and a counter, with no system call per request. IDs need
+// to be unique, not secret.
+type ids struct {
+	prefix [8]byte // hex of 4 random bytes
+	n      atomic.Uint64
+}
+
+func newIDs() *ids {
+	var b [4]byte
 	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	g := &ids{}
+	hex.Encode(g.prefix[:], b[:])
+	g.n.Store(uint64(time.Now().UnixNano())) // a restarted process does not repeat its IDs either
+	return g
+}
+
+// id is the client's X-Request-Id when it is a short token, else a new 16-hex-digit ID.
+func (g *ids) id(r *http.Request) string {
+	if v := r.Header["X-Request-Id"]; len(v) > 0 && v[0] != "" && len(v[0]) <= 64 && isToken(v[0]) {
+		return v[0]
+	}
+	var b [16]byte
+	copy(b[:], g.prefix[:])
+	n := uint32(g.n.Add(1))
+	const digits = "0123456789abcdef"
+	for i := 15; i >= 8; i-- {
+		b[i] = digits[n&15]
+		n >>= 4
+	}
+	return string(b[:])
 }
 
 func isToken(s string) bool {
@@ -114,6 +155,14 @@ func (r *recorder) Write(b []byte) (int, error) {
 		r.status, r.wrote = http.StatusOK, true
 	}
 	return r.ResponseWriter.Write(b)
+}
+
+// WriteString writes s without copying it to a byte slice first, when the writer can.
+func (r *recorder) WriteString(s string) (int, error) {
+	if !r.wrote {
+		r.status, r.wrote = http.StatusOK, true
+	}
+	return io.WriteString(r.ResponseWriter, s)
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer (flush, deadlines).

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/lru"
 	"cms/content/markdown"
 	"cms/handlers/web"
 	"cms/runtime/config"
@@ -44,6 +45,9 @@ type Services struct {
 	Markdown *markdown.Renderer
 	Now      func() time.Time
 	Started  time.Time
+	// Caches reports the caches the groups build, each within its share of memory.cacheMiB
+	// (CacheBytes), for the readiness details.
+	Caches *lru.Registry
 
 	closers []func() error
 	shared  sharedValues // see Shared
@@ -153,6 +157,7 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		Markdown: markdown.New(cfg.Markdown.AllowHTML),
 		Now:      time.Now,
 		Started:  time.Now(),
+		Caches:   &lru.Registry{},
 	}
 	s.OnClose(store.Close)
 	if err := buildAuth(s); err != nil { // fills s.Auth (auth.go)

@@ -34,5 +34,8 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Auth:  s.Auth,
 		Hooks: runner,
 		Log:   s.Log.With("group", "entries"),
+		// Within its share of memory.cacheMiB.
+		CacheBytes: s.CacheBytes(wire.CacheEntries),
+		Caches:     s.Caches,
 	})
 }

@@ -40,6 +40,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 			MaxComplexity: c.MaxComplexity,
 			Timeout:       c.Timeout,
 			MaxBodyBytes:  c.MaxBodyBytes,
+			// Each cache within its share of memory.cacheMiB.
+			CacheBytes:         s.CacheBytes(wire.CacheGraphQL),
+			DocumentCacheBytes: s.CacheBytes(wire.CacheGraphQLDocs),
 		},
+		Caches: s.Caches,
 	})
 }

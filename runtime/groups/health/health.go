@@ -33,6 +33,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Now:     s.Now,
 		Started: s.Started,
 		Home:    home(c),
+		Caches:  s.Caches,
 	})
 }
 

@@ -28,5 +28,9 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Markdown: s.Markdown,
 		Log:      s.Log.With("group", "publicentries"),
 		BasePath: s.Config.Public.BasePath,
+		// Each cache within its share of memory.cacheMiB.
+		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
+		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
+		Caches:         s.Caches,
 	})
 }

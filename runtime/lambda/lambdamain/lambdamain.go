@@ -39,11 +39,13 @@ func lambdaDefault(k string) string {
 // Main runs group g until the Lambda runtime stops the process; a start-up error is printed and
 // ends the process with status 1 (Lambda then reports an init error).
 func Main(g wire.Group) {
-	h, opts, err := Build(context.Background(), g, os.Getenv, os.Stdout)
+	h, opts, cfg, err := build(context.Background(), g, os.Getenv, os.Stdout)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cms %s: %v\n", g.Name, err)
 		os.Exit(1)
 	}
+	// The function's memory, less headroom, unless memory.limitMiB or GOMEMLIMIT says otherwise.
+	wire.SetMemoryLimit(cfg.Memory.LimitMiB, os.Getenv, opts.Log)
 	serve.Lambda(h, opts)
 }
 
@@ -61,10 +63,16 @@ func Getenv(getenv func(string) string) func(string) string {
 // Lambda runner serves (serve.Stack around the group's mux, refreshing the store first on every
 // request) with the runner's options. Tests call it to serve a group in-process.
 func Build(ctx context.Context, g wire.Group, getenv func(string) string, stdout io.Writer) (http.Handler, serve.LambdaOptions, error) {
+	h, opts, _, err := build(ctx, g, getenv, stdout)
+	return h, opts, err
+}
+
+// build is Build that returns the configuration too.
+func build(ctx context.Context, g wire.Group, getenv func(string) string, stdout io.Writer) (http.Handler, serve.LambdaOptions, config.Config, error) {
 	getenv = Getenv(getenv)
 	cfg, warns, err := config.Load("", getenv)
 	if err != nil {
-		return nil, serve.LambdaOptions{}, err
+		return nil, serve.LambdaOptions{}, cfg, err
 	}
 	log := wire.NewLogger(cfg, stdout).With("function", g.Name)
 	for _, w := range warns {
@@ -82,17 +90,17 @@ func Build(ctx context.Context, g wire.Group, getenv func(string) string, stdout
 	}
 	svc, err := wire.NewServices(ctx, cfg, log)
 	if err != nil {
-		return nil, serve.LambdaOptions{}, err
+		return nil, serve.LambdaOptions{}, cfg, err
 	}
 	mux, err := wire.Mount(svc, g)
 	if err != nil {
 		svc.Close()
-		return nil, serve.LambdaOptions{}, err
+		return nil, serve.LambdaOptions{}, cfg, err
 	}
 	store := svc.Store
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		store.Refresh() // one stat of the generation file; re-reads only what writers changed
 		mux.ServeHTTP(w, r)
 	})
-	return serve.Stack(h, log), serve.LambdaOptions{BasePath: cfg.BasePath, Log: log}, nil
+	return serve.Stack(h, log), serve.LambdaOptions{BasePath: cfg.BasePath, Log: log}, cfg, nil
 }

@@ -1,0 +1,56 @@
+package groups_test
+
+import (
+	"log/slog"
+	"testing"
+
+	"cms/content/contenttest"
+	"cms/handlers/web/webtest"
+	"cms/runtime/config"
+	"cms/runtime/groups"
+	"cms/runtime/wire"
+)
+
+// With every group mounted, the readiness details list every cache, and their budgets add up
+// to memory.cacheMiB.
+func TestCachesShareTheBudget(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\nmemory:\n  cacheMiB: 10\n")
+	cfg, _, err := config.Load(dir, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	mux, err := groups.Mux(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := webtest.Do(t, mux, webtest.Request{Path: "/api/health/ready"})
+	var r struct {
+		Details struct {
+			Caches []struct {
+				Name     string
+				MaxBytes int64
+			}
+		}
+	}
+	webtest.DecodeJSON(t, w, &r)
+	var sum int64
+	seen := map[string]bool{}
+	for _, c := range r.Details.Caches {
+		sum += c.MaxBytes
+		seen[c.Name] = true
+	}
+	for _, n := range []string{wire.CachePublicEntries, wire.CachePublicLists, wire.CacheEntries, wire.CacheGraphQL, wire.CacheGraphQLDocs} {
+		if !seen[n] {
+			t.Errorf("cache %s not reported: %s", n, w.Body)
+		}
+	}
+	if sum != 10<<20 {
+		t.Errorf("budgets sum to %d bytes, want %d: %s", sum, 10<<20, w.Body)
+	}
+}
