@@ -85,21 +85,23 @@ func (s *Index) index(c string) (*collIndex, error) {
 func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 	const op = "fsstore.buildIndex"
 	dir := s.contentPath("collections", c)
-	ents, err := s.readDir(dir)
-	if err != nil {
-		return nil, err
-	}
-	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(ents))}
 	// Open the folder once: opening each file through the site root walks (and checks) every
 	// path component again, which cost about a fifth of start-up time.
-	var dirRoot *os.Root
-	if len(ents) > 0 {
-		if dirRoot, err = s.root.OpenRoot(dir); err != nil {
+	dirRoot, err := s.root.OpenRoot(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, content.Internalf(op, dir, err)
+	}
+	var names []string
+	if dirRoot != nil {
+		defer dirRoot.Close()
+		// Names only: listing a folder opened in a root stats every file (os.File.ReadDir),
+		// and reading each file stats it anyway.
+		if names, err = readNames(dirRoot); err != nil {
 			return nil, content.Internalf(op, dir, err)
 		}
-		defer dirRoot.Close()
 	}
-	names := make(chan fs.DirEntry, 256)
+	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(names))}
+	work := make(chan string, 256)
 	prog := progressFrom(ctx)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -108,8 +110,7 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for de := range names {
-				slug := strings.TrimSuffix(de.Name(), ".md")
+			for slug := range work {
 				it, err := s.readIndexedIn(dirRoot, c, slug)
 				prog.read()
 				if err != nil {
@@ -121,12 +122,11 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			}
 		}()
 	}
-	for _, de := range ents {
+	for _, name := range names {
 		if ctx.Err() != nil {
 			break
 		}
-		name := de.Name()
-		if de.IsDir() || !strings.HasSuffix(name, ".md") {
+		if !strings.HasSuffix(name, ".md") {
 			if atomicfile.IsTemp(name) {
 				s.log.Warn("leftover temp file from an interrupted write", "file", path.Join(dir, name))
 			}
@@ -136,9 +136,9 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			s.problem(path.Join(dir, name), errors.New("file name is not a valid slug"))
 			continue
 		}
-		names <- de
+		work <- strings.TrimSuffix(name, ".md")
 	}
-	close(names)
+	close(work)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, content.Internalf(op, dir, err)
@@ -179,6 +179,9 @@ func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !st.Mode().IsRegular() {
+		return nil, errNotFile // a folder named like an entry file
+	}
 	// Read into a reused buffer: the index keeps no part of the file, and fresh buffers for
 	// 100,000 files were most of the garbage of a cold start.
 	bp, _ := s.bufs.Get().(*[]byte)
@@ -203,6 +206,18 @@ func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 	}
 	s.resolved(p)
 	return &indexed{e: e, mtime: st.ModTime().UnixNano(), size: st.Size()}, nil
+}
+
+var errNotFile = errors.New("not a regular file")
+
+// readNames lists the names in a folder, in no particular order.
+func readNames(dir *os.Root) ([]string, error) {
+	f, err := dir.Open(".")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
 }
 
 func readFull(f fs.File, buf []byte) (int, error) {
