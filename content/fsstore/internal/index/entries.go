@@ -85,20 +85,20 @@ func (s *Index) index(c string) (*collIndex, error) {
 func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 	const op = "fsstore.buildIndex"
 	dir := s.contentPath("collections", c)
-	// Open the folder once: opening each file through the site root walks (and checks) every
-	// path component again, which cost about a fifth of start-up time.
-	dirRoot, err := s.root.OpenRoot(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// Names only: listing a folder opened in a root stats every file (os.File.ReadDir), and
+	// reading each file stats it anyway.
+	names, err := s.readNames(dir)
+	if err != nil {
 		return nil, content.Internalf(op, dir, err)
 	}
-	var names []string
-	if dirRoot != nil {
-		defer dirRoot.Close()
-		// Names only: listing a folder opened in a root stats every file (os.File.ReadDir),
-		// and reading each file stats it anyway.
-		if names, err = readNames(dirRoot); err != nil {
+	// Open the folder once: opening each file through the site root walks (and checks) every
+	// path component again, which cost about a fifth of start-up time.
+	var rd *dirReader
+	if len(names) > 0 {
+		if rd, err = newDirReader(s.root, dir); err != nil {
 			return nil, content.Internalf(op, dir, err)
 		}
+		defer rd.close()
 	}
 	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(names))}
 	work := make(chan string, 256)
@@ -111,7 +111,7 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		go func() {
 			defer wg.Done()
 			for slug := range work {
-				it, err := s.readIndexedIn(dirRoot, c, slug)
+				it, err := s.readIndexedIn(rd, c, slug)
 				prog.read()
 				if err != nil {
 					continue
@@ -162,26 +162,8 @@ func (s *Index) readIndexed(c, slug string) (*indexed, error) {
 }
 
 // readIndexedIn is readIndexed with the collection folder already open (dir may be nil).
-func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
+func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) {
 	p := s.entryPath(c, slug)
-	var f *os.File
-	var err error
-	if dir != nil {
-		f, err = dir.Open(slug + ".md")
-	} else {
-		f, err = s.root.Open(p)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errNotFile // a folder named like an entry file
-	}
 	// Read into a reused buffer: the index keeps no part of the file, and fresh buffers for
 	// 100,000 files were most of the garbage of a cold start.
 	bp, _ := s.bufs.Get().(*[]byte)
@@ -189,11 +171,17 @@ func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 		bp = new([]byte)
 	}
 	defer s.bufs.Put(bp)
-	if int64(cap(*bp)) < st.Size() {
-		*bp = make([]byte, st.Size(), max(st.Size(), 8<<10))
+	var (
+		raw         []byte
+		size, mtime int64
+		err         error
+	)
+	if dir != nil {
+		raw, size, mtime, err = dir.read(slug+".md", bp)
+	} else {
+		raw, size, mtime, err = readVia(s.root, p, bp)
 	}
-	raw := (*bp)[:st.Size()]
-	if _, err := readFull(f, raw); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	e, err := entryfile.ParseMeta(c, slug, raw)
@@ -205,14 +193,50 @@ func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
-	return &indexed{e: e, mtime: st.ModTime().UnixNano(), size: st.Size()}, nil
+	return &indexed{e: e, mtime: mtime, size: size}, nil
 }
 
-var errNotFile = errors.New("not a regular file")
+var (
+	errNotFile = errors.New("not a regular file")
+	errShrunk  = errors.New("file shrank while it was read")
+)
 
-// readNames lists the names in a folder, in no particular order.
-func readNames(dir *os.Root) ([]string, error) {
-	f, err := dir.Open(".")
+// readVia reads the regular file name under root into *buf (see dirReader.read).
+func readVia(root *os.Root, name string, buf *[]byte) (raw []byte, size, mtime int64, err error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, 0, 0, errNotFile // a folder named like an entry file
+	}
+	raw = grow(buf, st.Size())
+	if _, err := readFull(f, raw); err != nil {
+		return nil, 0, 0, err
+	}
+	return raw, st.Size(), st.ModTime().UnixNano(), nil
+}
+
+// grow returns (*buf)[:n], reallocating it when it is too small.
+func grow(buf *[]byte, n int64) []byte {
+	if int64(cap(*buf)) < n {
+		*buf = make([]byte, n, max(n, 8<<10))
+	}
+	return (*buf)[:n]
+}
+
+// readNames lists the names in a site-relative folder, in no particular order; a missing
+// folder is empty.
+func (s *Index) readNames(dir string) ([]string, error) {
+	f, err := s.root.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
