@@ -85,21 +85,23 @@ func (s *Index) index(c string) (*collIndex, error) {
 func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 	const op = "fsstore.buildIndex"
 	dir := s.contentPath("collections", c)
-	ents, err := s.readDir(dir)
+	// Names only: listing a folder opened in a root stats every file (os.File.ReadDir), and
+	// reading each file stats it anyway.
+	names, err := s.readNames(dir)
 	if err != nil {
-		return nil, err
+		return nil, content.Internalf(op, dir, err)
 	}
-	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(ents))}
 	// Open the folder once: opening each file through the site root walks (and checks) every
 	// path component again, which cost about a fifth of start-up time.
-	var dirRoot *os.Root
-	if len(ents) > 0 {
-		if dirRoot, err = s.root.OpenRoot(dir); err != nil {
+	var rd *dirReader
+	if len(names) > 0 {
+		if rd, err = newDirReader(s.root, dir); err != nil {
 			return nil, content.Internalf(op, dir, err)
 		}
-		defer dirRoot.Close()
+		defer rd.close()
 	}
-	names := make(chan fs.DirEntry, 256)
+	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(names))}
+	work := make(chan string, 256)
 	prog := progressFrom(ctx)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -108,9 +110,8 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for de := range names {
-				slug := strings.TrimSuffix(de.Name(), ".md")
-				it, err := s.readIndexedIn(dirRoot, c, slug)
+			for slug := range work {
+				it, err := s.readIndexedIn(rd, c, slug)
 				prog.read()
 				if err != nil {
 					continue
@@ -121,12 +122,11 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			}
 		}()
 	}
-	for _, de := range ents {
+	for _, name := range names {
 		if ctx.Err() != nil {
 			break
 		}
-		name := de.Name()
-		if de.IsDir() || !strings.HasSuffix(name, ".md") {
+		if !strings.HasSuffix(name, ".md") {
 			if atomicfile.IsTemp(name) {
 				s.log.Warn("leftover temp file from an interrupted write", "file", path.Join(dir, name))
 			}
@@ -136,9 +136,9 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 			s.problem(path.Join(dir, name), errors.New("file name is not a valid slug"))
 			continue
 		}
-		names <- de
+		work <- strings.TrimSuffix(name, ".md")
 	}
-	close(names)
+	close(work)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, content.Internalf(op, dir, err)
@@ -162,23 +162,8 @@ func (s *Index) readIndexed(c, slug string) (*indexed, error) {
 }
 
 // readIndexedIn is readIndexed with the collection folder already open (dir may be nil).
-func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
+func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) {
 	p := s.entryPath(c, slug)
-	var f *os.File
-	var err error
-	if dir != nil {
-		f, err = dir.Open(slug + ".md")
-	} else {
-		f, err = s.root.Open(p)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	// Read into a reused buffer: the index keeps no part of the file, and fresh buffers for
 	// 100,000 files were most of the garbage of a cold start.
 	bp, _ := s.bufs.Get().(*[]byte)
@@ -186,11 +171,17 @@ func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 		bp = new([]byte)
 	}
 	defer s.bufs.Put(bp)
-	if int64(cap(*bp)) < st.Size() {
-		*bp = make([]byte, st.Size(), max(st.Size(), 8<<10))
+	var (
+		raw         []byte
+		size, mtime int64
+		err         error
+	)
+	if dir != nil {
+		raw, size, mtime, err = dir.read(slug+".md", bp)
+	} else {
+		raw, size, mtime, err = readVia(s.root, p, bp)
 	}
-	raw := (*bp)[:st.Size()]
-	if _, err := readFull(f, raw); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	e, err := entryfile.ParseMeta(c, slug, raw)
@@ -202,7 +193,55 @@ func (s *Index) readIndexedIn(dir *os.Root, c, slug string) (*indexed, error) {
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
-	return &indexed{e: e, mtime: st.ModTime().UnixNano(), size: st.Size()}, nil
+	return &indexed{e: e, mtime: mtime, size: size}, nil
+}
+
+var (
+	errNotFile = errors.New("not a regular file")
+	errShrunk  = errors.New("file shrank while it was read")
+)
+
+// readVia reads the regular file name under root into *buf (see dirReader.read).
+func readVia(root *os.Root, name string, buf *[]byte) (raw []byte, size, mtime int64, err error) {
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, 0, 0, errNotFile // a folder named like an entry file
+	}
+	raw = grow(buf, st.Size())
+	if _, err := readFull(f, raw); err != nil {
+		return nil, 0, 0, err
+	}
+	return raw, st.Size(), st.ModTime().UnixNano(), nil
+}
+
+// grow returns (*buf)[:n], reallocating it when it is too small.
+func grow(buf *[]byte, n int64) []byte {
+	if int64(cap(*buf)) < n {
+		*buf = make([]byte, n, max(n, 8<<10))
+	}
+	return (*buf)[:n]
+}
+
+// readNames lists the names in a site-relative folder, in no particular order; a missing
+// folder is empty.
+func (s *Index) readNames(dir string) ([]string, error) {
+	f, err := s.root.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
 }
 
 func readFull(f fs.File, buf []byte) (int, error) {
