@@ -13,11 +13,11 @@ import (
 	"cms/content"
 	"cms/content/fsstore"
 	"cms/content/validate"
-	"cms/handlers/hooks"
 	"cms/runtime/config"
-	groupshooks "cms/runtime/groups/hooks"
+	"cms/runtime/hookhost"
 	"cms/runtime/wire"
 	"cms/wasmhooks"
+	"cms/wasmhooks/hookrun"
 )
 
 // cmdHooks manages a site's validation hooks offline, for deploy pipelines:
@@ -93,13 +93,13 @@ func hooksPush(ctx context.Context, e env, site, name, file string) error {
 	}
 	// The same limits and compile cache as the service: a module accepted here is accepted
 	// there, and a server on this machine finds it compiled.
-	host, err := wasmhooks.New(groupshooks.Options(cfg))
+	host, err := wasmhooks.New(hookhost.Options(cfg))
 	if err != nil {
 		return err
 	}
 	defer host.Close(context.WithoutCancel(ctx))
 	start := time.Now()
-	h, replaced, err := hooks.Install(ctx, st, host, name, wasm, "cli", time.Now())
+	h, replaced, err := hookrun.Install(ctx, st, host, name, wasm, "cli", time.Now())
 	if err != nil {
 		if ce, ok := errors.AsType[*content.Error](err); ok && ce.Kind == content.Invalid {
 			fmt.Fprintln(e.stdout, ce.Message)

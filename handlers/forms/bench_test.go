@@ -21,10 +21,10 @@ import (
 	"cms/content/fsstore"
 	"cms/content/validate"
 	"cms/handlers/forms"
-	"cms/handlers/hooks"
 	"cms/handlers/hooks/hooktest"
 	"cms/handlers/web"
 	"cms/wasmhooks"
+	"cms/wasmhooks/hookrun"
 )
 
 // benchSite has a ten-field form, the same with a hook rule on its e-mail field, and the
@@ -262,7 +262,7 @@ func BenchmarkSubmitHook(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.Cleanup(func() { host.Close(context.Background()) })
-				r, err := hooks.NewRunner(st, host)
+				r, err := hookrun.NewRunner(st, host)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -308,7 +308,7 @@ func BenchmarkRunHook(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer host.Close(context.Background())
-			r, _ := hooks.NewRunner(st, host)
+			r, _ := hookrun.NewRunner(st, host)
 			data := content.NewMap(2)
 			data.Set("email", "ada@example.com")
 			data.Set("name", "Ada")

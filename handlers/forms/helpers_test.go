@@ -21,16 +21,16 @@ import (
 	"cms/content/contenttest"
 	"cms/content/fsstore"
 	"cms/handlers/forms"
-	"cms/handlers/hooks"
 	"cms/handlers/web/webtest"
 	"cms/wasmhooks"
+	"cms/wasmhooks/hookrun"
 )
 
 // Compile-time check that the store provides what the group needs.
 var (
 	_ forms.Definitions = (*fsstore.Store)(nil)
 	_ forms.Submissions = (*fsstore.Store)(nil)
-	_ forms.Hooks       = (*hooks.Runner)(nil)
+	_ forms.Hooks       = (*hookrun.Runner)(nil)
 )
 
 // site is the test site: a contact form like the starter's, one per rule, and broken forms.
@@ -236,7 +236,7 @@ func (e *env) get(t testing.TB, path string) *httptest.ResponseRecorder {
 // withHooks runs hook rules with host over the site's installed hooks.
 func withHooks(t testing.TB, st *fsstore.Store, host *wasmhooks.Host) option {
 	t.Helper()
-	r, err := hooks.NewRunner(st, host)
+	r, err := hookrun.NewRunner(st, host)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"cms/handlers/hooks"
 	"cms/handlers/web/webtest"
 	"cms/wasmhooks"
+	"cms/wasmhooks/hookrun"
 )
 
 // BenchmarkUpload4MB uploads a 4 MB Go module (wasmhooks/testdata/src/big, built here) through
@@ -57,7 +58,7 @@ func BenchmarkUpload4MB(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, _, err := hooks.Install(b.Context(), st, warm, "big", wasm, "bench", time.Now()); err != nil {
+	if _, _, err := hookrun.Install(b.Context(), st, warm, "big", wasm, "bench", time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	warm.Close(b.Context())
@@ -75,7 +76,7 @@ func BenchmarkUpload4MB(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				r, err := hooks.NewRunner(st, host)
+				r, err := hookrun.NewRunner(st, host)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -13,8 +13,8 @@
 // as resources/hooks/{name}.wasm with {name}.meta.yaml, and answered 201 (200 when it replaced
 // a hook of the same name) with its metadata.
 //
-// [Runner] is what forms and entries validate with: it resolves a rule hook:{name} to the
-// installed module and asks the host.
+// The group holds HTTP only: checking and storing a module is [hookrun.Install], and what forms
+// and entries validate with is [hookrun.Runner].
 package hooks
 
 import (
@@ -27,6 +27,7 @@ import (
 	"cms/content"
 	"cms/handlers/web"
 	"cms/wasmhooks"
+	"cms/wasmhooks/hookrun"
 )
 
 // Store keeps installed hooks.
@@ -63,7 +64,7 @@ type Deps struct {
 const DefaultMaxModuleBytes = 8 << 20
 
 // CodeRejected is the code of the 422 for a module that fails the checks.
-const CodeRejected = "HOOK_REJECTED"
+const CodeRejected = hookrun.CodeRejected
 
 type api struct{ Deps }
 

@@ -20,13 +20,14 @@ import (
 	"cms/handlers/hooks/hooktest"
 	"cms/handlers/web/webtest"
 	"cms/wasmhooks"
+	"cms/wasmhooks/hookrun"
 )
 
 var (
-	_ hooks.Store     = (*fsstore.Store)(nil)
-	_ hooks.Modules   = (*fsstore.Store)(nil)
-	_ hooks.Checker   = (*wasmhooks.Host)(nil)
-	_ hooks.Validator = (*wasmhooks.Host)(nil)
+	_ hooks.Store       = (*fsstore.Store)(nil)
+	_ hookrun.Modules   = (*fsstore.Store)(nil)
+	_ hooks.Checker     = (*wasmhooks.Host)(nil)
+	_ hookrun.Validator = (*wasmhooks.Host)(nil)
 )
 
 type env struct {
@@ -234,7 +235,7 @@ func TestAuthorization(t *testing.T) {
 func TestRunner(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	r, err := hooks.NewRunner(e.store, e.host)
+	r, err := hookrun.NewRunner(e.store, e.host)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,11 +263,11 @@ func TestRunner(t *testing.T) {
 	}
 	fresh, _ := wasmhooks.New(wasmhooks.Options{})
 	defer fresh.Close(t.Context())
-	r2, _ := hooks.NewRunner(e.store, fresh)
+	r2, _ := hookrun.NewRunner(e.store, fresh)
 	if _, err := r2.RunHook(t.Context(), validate.HookCall{Name: "gate", Field: "x", Value: "v"}); err == nil || content.KindOf(err) == content.Unavailable {
 		t.Errorf("tampered module: err = %v, want a failure that is not Unavailable", err)
 	}
-	if _, err := hooks.NewRunner(nil, e.host); err == nil {
+	if _, err := hookrun.NewRunner(nil, e.host); err == nil {
 		t.Errorf("NewRunner without modules: no error")
 	}
 }

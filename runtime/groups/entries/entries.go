@@ -7,7 +7,7 @@ import (
 	"cms/content/fsstore"
 	"cms/handlers/entries"
 	"cms/runtime/config"
-	groupshooks "cms/runtime/groups/hooks"
+	"cms/runtime/hookhost"
 	"cms/runtime/wire"
 )
 
@@ -25,7 +25,7 @@ func Prefixes(config.Config) []string { return entries.Prefixes() }
 // WASM hook host; a blueprint that calls a hook that is not installed refuses saves with
 // HOOK_UNAVAILABLE.
 func Build(s *wire.Services) (http.Handler, error) {
-	runner, err := groupshooks.Runner(s)
+	runner, err := hookhost.Runner(s)
 	if err != nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"cms/content/validate"
 	"cms/handlers/forms"
 	"cms/runtime/config"
-	groupshooks "cms/runtime/groups/hooks"
+	"cms/runtime/hookhost"
 	"cms/runtime/wire"
 )
 
@@ -33,7 +33,7 @@ func Prefixes(config.Config) []string { return forms.Prefixes() }
 
 // Build builds the forms group, logging once every form that cannot take submissions.
 func Build(s *wire.Services) (http.Handler, error) {
-	runner, err := groupshooks.Runner(s)
+	runner, err := hookhost.Runner(s)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"cms/runtime/config"
 	"cms/runtime/groups/forms"
 	"cms/runtime/groups/hooks"
+	"cms/runtime/hookhost"
 	"cms/runtime/wire"
 )
 
@@ -82,8 +83,8 @@ func TestWiring(t *testing.T) {
 	if w := submit(); w.Code != http.StatusTooManyRequests {
 		t.Errorf("second submission in a minute with forms.rateLimit 1: %d %s", w.Code, w.Body.String())
 	}
-	h1, _ := hooks.Host(s)
-	h2, _ := hooks.Host(s)
+	h1, _ := hookhost.Host(s)
+	h2, _ := hookhost.Host(s)
 	if h1 == nil || h1 != h2 {
 		t.Errorf("the hook host is not shared")
 	}

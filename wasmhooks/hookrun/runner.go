@@ -1,4 +1,8 @@
-package hooks
+// Package hookrun is the domain side of validation hooks, kept out of the HTTP packages so the
+// groups that validate with hooks do not link the upload API: [Runner] runs the hook rules of
+// blueprints with the installed modules, [Install] checks and stores a module (the upload API
+// and `cms hooks push`), and [Problems] lists forms and blueprints that cannot work.
+package hookrun
 
 import (
 	"context"
@@ -38,7 +42,7 @@ var _ validate.HookRunner = (*Runner)(nil)
 // NewRunner returns a Runner over installed modules and a WASM host.
 func NewRunner(modules Modules, host Validator) (*Runner, error) {
 	if modules == nil || host == nil {
-		return nil, errors.New("hooks: NewRunner needs modules and a host")
+		return nil, errors.New("hookrun: NewRunner needs modules and a host")
 	}
 	return &Runner{modules: modules, host: host}, nil
 }
@@ -51,7 +55,7 @@ func (r *Runner) Installed(name string) bool {
 
 // RunHook implements [validate.HookRunner].
 func (r *Runner) RunHook(ctx context.Context, call validate.HookCall) (validate.HookResult, error) {
-	const op = "hooks.RunHook"
+	const op = "hookrun.RunHook"
 	unavailable := func(err error) error {
 		return &content.Error{Kind: content.Unavailable, Op: op, Path: call.Name, Code: validate.CodeHookUnavailable,
 			Message: fmt.Sprintf("Validation hook %q is not installed", call.Name), Err: err}
