@@ -161,30 +161,8 @@ func checkBlueprints(st *fsstore.Store, _ config.Config) []fsstore.Problem {
 
 // checkFormsAndHooks reports forms whose blueprint is missing (they answer 500
 // FORM_MISCONFIGURED) and blueprints that call hooks that are not installed (503
-// HOOK_UNAVAILABLE).
+// HOOK_UNAVAILABLE): the check the forms group logs at start-up, over every blueprint kind.
 func checkFormsAndHooks(st *fsstore.Store, _ config.Config) []fsstore.Problem {
-	var out []fsstore.Problem
-	for _, def := range st.FormDefs() {
-		if _, err := st.Blueprint(content.BlueprintForms, def.Blueprint); err != nil {
-			out = append(out, fsstore.Problem{File: st.ResourcePath("forms", def.Handle+".yaml"),
-				Message: fmt.Sprintf("blueprint %q is missing or does not load: the form answers 500 FORM_MISCONFIGURED", def.Blueprint)})
-		}
-	}
-	for _, kind := range []string{content.BlueprintCollections, content.BlueprintGlobals, content.BlueprintForms,
-		content.BlueprintNavigations, content.BlueprintTaxonomies} {
-		for _, bp := range st.Blueprints(kind) {
-			var missing []string
-			for _, h := range validate.HookNames(bp.Fields()) {
-				if _, err := st.HookMeta(h); err != nil {
-					missing = append(missing, h)
-				}
-			}
-			if len(missing) > 0 {
-				out = append(out, fsstore.Problem{File: st.ResourcePath("blueprints", kind, bp.Handle+".yaml"),
-					Message: fmt.Sprintf("validation hook(s) %s not installed: saves and submissions get 503 HOOK_UNAVAILABLE (install with cms hooks push)",
-						strings.Join(missing, ", "))})
-			}
-		}
-	}
-	return out
+	return hookrun.Problems(st, content.BlueprintCollections, content.BlueprintGlobals, content.BlueprintForms,
+		content.BlueprintNavigations, content.BlueprintTaxonomies)
 }

@@ -4,15 +4,14 @@ package forms
 
 import (
 	"net/http"
-	"strings"
 
 	"cms/content"
 	"cms/content/fsstore"
-	"cms/content/validate"
 	"cms/handlers/forms"
 	"cms/runtime/config"
 	"cms/runtime/hookhost"
 	"cms/runtime/wire"
+	"cms/wasmhooks/hookrun"
 )
 
 var (
@@ -38,7 +37,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		return nil, err
 	}
 	log := s.Log.With("group", "forms")
-	for _, p := range Problems(s.Store, runner.Installed) {
+	for _, p := range problems(s.Store) {
 		log.Error("form cannot accept submissions", "file", p.File, "problem", p.Message)
 	}
 	origins := make([]string, 0, len(s.Config.Sites))
@@ -66,31 +65,19 @@ func defaultLocale(c config.Config) string {
 	return "en"
 }
 
-// Problems lists what stops forms from taking submissions, for start-up and `cms check`: a
-// missing blueprint, blueprint errors, and hooks named by form blueprints that are not
-// installed. installed reports whether a hook is installed.
-func Problems(st *fsstore.Store, installed func(string) bool) []fsstore.Problem {
-	var out []fsstore.Problem
+// problems lists what stops forms from taking submissions: what [hookrun.Problems] finds for
+// forms (a missing blueprint, hooks that are not installed), and the errors in each form's
+// blueprint.
+func problems(st *fsstore.Store) []fsstore.Problem {
+	out := hookrun.Problems(st, content.BlueprintForms)
 	for _, def := range st.FormDefs() {
-		bpFile := st.ResourcePath("blueprints", content.BlueprintForms, def.Blueprint+".yaml")
 		bp, err := st.Blueprint(content.BlueprintForms, def.Blueprint)
 		if err != nil {
-			out = append(out, fsstore.Problem{File: st.ResourcePath("forms", def.Handle+".yaml"),
-				Message: "form " + def.Handle + ": blueprint " + def.Blueprint + " is missing or does not load (FORM_MISCONFIGURED)"})
-			continue
+			continue // reported by hookrun.Problems
 		}
+		bpFile := st.ResourcePath("blueprints", content.BlueprintForms, def.Blueprint+".yaml")
 		for _, p := range forms.FormProblems(bp) {
 			out = append(out, fsstore.Problem{File: bpFile, Message: p.String()})
-		}
-		var missing []string
-		for _, h := range validate.HookNames(bp.Fields()) {
-			if !installed(h) {
-				missing = append(missing, h)
-			}
-		}
-		if len(missing) > 0 {
-			out = append(out, fsstore.Problem{File: bpFile, Message: "form " + def.Handle + " calls validation hooks that are not installed: " +
-				strings.Join(missing, ", ") + " (submissions get 503 HOOK_UNAVAILABLE; install with cms hooks push)"})
 		}
 	}
 	return out

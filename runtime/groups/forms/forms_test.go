@@ -63,7 +63,7 @@ func TestWiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The start-up log names every form that cannot take submissions.
-	for _, want := range []string{"broken.yaml", "orphan.yaml", "not installed: gate"} {
+	for _, want := range []string{"broken.yaml", "orphan.yaml", "validation hook(s) gate not installed"} {
 		if !strings.Contains(logged.String(), want) {
 			t.Errorf("start-up log lacks %q:\n%s", want, logged.String())
 		}
