@@ -207,7 +207,10 @@ func (h *Host) newEngine() (*engine, error) {
 		cfg = wazero.NewRuntimeConfigInterpreter()
 	}
 	// CloseOnContextDone is what stops an endless loop: without it a call ignores its deadline.
-	cfg = cfg.WithCloseOnContextDone(true).WithMemoryLimitPages(h.limits.MemoryLimitPages)
+	// Without debug info wazero skips a module's DWARF sections instead of keeping them to
+	// read source lines into every trap's stack trace, a read an untrusted module could make
+	// as slow as it likes, outside any time limit. Hooks are built stripped anyway.
+	cfg = cfg.WithCloseOnContextDone(true).WithMemoryLimitPages(h.limits.MemoryLimitPages).WithDebugInfoEnabled(false)
 	e := &engine{}
 	if h.cacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(h.cacheDir)

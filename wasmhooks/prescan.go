@@ -105,8 +105,8 @@ func sectionRank(id byte) int {
 
 // prescan reads a module's binary, which must begin with the magic number and version 1, and
 // refuses one above a limit, or one malformed in a way that would let wazero's decoder take a
-// count or length from it that the bytes after it do not hold. It allocates nothing that grows
-// with the module.
+// count or length from it that the bytes after it do not hold. It allocates a few bytes per
+// type and function, within the limits.
 //
 // It follows the binary format of WebAssembly 2.0, the features the host enables, as wazero
 // decodes it: wazero refuses what lies beyond, so a module that would decode differently here
@@ -130,6 +130,7 @@ type scanner struct {
 	tables           []bool   // by index: whether the table has a maximum within maxTableSize
 	types            []arity  // by index
 	funcTypes        []uint32 // the type index of each function the module defines
+	importedFuncs    int      // which come after the functions it imports
 	labels           []label  // reused by each function's scan
 	sawCode, sawName bool
 }
@@ -626,6 +627,7 @@ func (s *scanner) imports(r *reader) error {
 		}
 		switch kind {
 		case 0: // function
+			s.importedFuncs++
 			_, err = r.u32()
 		case 1:
 			err = s.table(r)
