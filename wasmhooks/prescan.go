@@ -292,26 +292,40 @@ func (r *reader) name() ([]byte, error) {
 	return b, nil
 }
 
-// valType reads a value type of WebAssembly 2.0.
+// valType reads a value type of WebAssembly 2.0, or exnref, which wazero also reads.
 func (r *reader) valType() error {
 	c, err := r.byte()
 	if err != nil {
 		return err
 	}
 	switch c {
-	case 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f: // i32 i64 f32 f64 v128 funcref externref
+	case 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f, 0x69: // i32 i64 f32 f64 v128 funcref externref exnref
 		return nil
 	}
 	r.pos--
 	return r.fail("unknown value type 0x%02x", c)
 }
 
+// refType reads the reference type of a table or element segment: funcref or externref.
 func (r *reader) refType() error {
 	c, err := r.byte()
 	if err != nil {
 		return err
 	}
 	if c != 0x70 && c != 0x6f {
+		r.pos--
+		return r.fail("unknown reference type 0x%02x", c)
+	}
+	return nil
+}
+
+// heapType reads the type of a ref.null: funcref, externref or, as wazero reads it, exnref.
+func (r *reader) heapType() error {
+	c, err := r.byte()
+	if err != nil {
+		return err
+	}
+	if c != 0x70 && c != 0x6f && c != 0x69 {
 		r.pos--
 		return r.fail("unknown reference type 0x%02x", c)
 	}
@@ -732,7 +746,7 @@ func (s *scanner) constExpr(r *reader) error {
 		case 0x23, 0xd2: // global.get, ref.func
 			_, err = r.u32()
 		case 0xd0: // ref.null
-			err = r.refType()
+			err = r.heapType()
 		case 0xfd: // v128.const; wazero reads its opcode as one byte
 			var sub byte
 			if sub, err = r.byte(); err == nil {

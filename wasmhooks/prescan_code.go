@@ -269,7 +269,7 @@ func (s *scanner) instructions(fn int, r *reader, results int, c *cost) error {
 		case op == 0x44: // f64.const
 			err = r.skip(8)
 		case op == 0xd0: // ref.null
-			err = r.refType()
+			err = r.heapType()
 		case op == 0xfc:
 			var loops bool
 			if loops, err = s.miscInstruction(fn, r); loops {
