@@ -66,7 +66,7 @@
 //
 // Limits, configurable in [Limits] (defaults in brackets): module size [8 MiB], memory per
 // instance [1024 pages, 64 MiB], time per call [100 ms], time to instantiate including
-// _initialize and abi_version [1 s], time to compile [20 s], request [64 KiB], response
+// _initialize and abi_version [1 s], time to compile [1 min], request [64 KiB], response
 // [4 KiB]. A module that grows its memory beyond the limit sees memory.grow fail; a call that
 // runs too long is stopped.
 //

@@ -18,7 +18,8 @@ import (
 )
 
 // newHost returns a Host with test limits, closed when the test ends. Zero fields of opts get
-// the defaults of the tests: the timeouts are callTimeout and the log is discarded.
+// the defaults of the tests: the timeouts are callTimeout, generous enough for a loaded
+// machine, and the log is discarded.
 func newHost(t testing.TB, opts wasmhooks.Options) *wasmhooks.Host {
 	t.Helper()
 	if opts.Limits.CallTimeout == 0 {
@@ -26,6 +27,9 @@ func newHost(t testing.TB, opts wasmhooks.Options) *wasmhooks.Host {
 	}
 	if opts.Limits.InitTimeout == 0 {
 		opts.Limits.InitTimeout = callTimeout
+	}
+	if opts.Limits.CompileTimeout == 0 {
+		opts.Limits.CompileTimeout = callTimeout
 	}
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)

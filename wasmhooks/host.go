@@ -41,13 +41,15 @@ var ErrClosed = errors.New("wasmhooks: host is closed")
 //
 // CompileTimeout is a backstop: the pre-scan's limits (docs/hooks.md) already bound what a
 // module costs to compile, to a few seconds of CPU at worst. A Go module of 8 MiB compiles in
-// about 3 s of CPU, and a loaded machine or a Lambda with a fraction of a CPU takes longer.
+// about 3 s of CPU, but a 3 MB one took over 20 s on a machine loaded with test suites, and a
+// Lambda with a fraction of a CPU is slow too. A compile that runs out of time is not
+// remembered: the next call tries again.
 type Limits struct {
 	MaxModuleBytes   int           // largest module accepted; default 8 MiB
 	MemoryLimitPages uint32        // memory per instance in 64 KiB pages; default 1024 (64 MiB)
 	CallTimeout      time.Duration // time for one call; default 100ms
 	InitTimeout      time.Duration // time to instantiate, run _initialize and abi_version; default 1s
-	CompileTimeout   time.Duration // time to compile a module; default 20s
+	CompileTimeout   time.Duration // time to compile a module; default 1 min
 	MaxRequestBytes  int           // largest request JSON; default 64 KiB
 	MaxResponseBytes int           // largest response JSON; default 4 KiB
 	StderrBytes      int           // guest stderr kept per call for the log; default 4 KiB
@@ -60,7 +62,7 @@ func DefaultLimits() Limits {
 		MemoryLimitPages: 1024,
 		CallTimeout:      100 * time.Millisecond,
 		InitTimeout:      time.Second,
-		CompileTimeout:   20 * time.Second,
+		CompileTimeout:   time.Minute,
 		MaxRequestBytes:  64 << 10,
 		MaxResponseBytes: 4 << 10,
 		StderrBytes:      4 << 10,

@@ -21,6 +21,8 @@ type hookError struct {
 	stderr string // what the guest wrote to stderr during the failed call
 	limit  string // the limit of the pre-scan the module exceeds, if that is the problem
 	max    uint64 // and its value
+	// transient marks a failure that may pass on another try, which is not remembered.
+	transient bool
 }
 
 func (e *hookError) Error() string {

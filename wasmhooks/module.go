@@ -33,8 +33,8 @@ type module struct {
 // this Host has not seen it. Concurrent callers asking for the same module share one compile,
 // which runs on its own goroutine: a caller whose ctx ends stops waiting, and the compile goes
 // on for the next one, within Limits.CompileTimeout. A module that breaks the ABI or a limit
-// gives a *hookError, remembered like a compiled module; a failure of load is returned as it
-// is and forgotten.
+// gives a *hookError, remembered like a compiled module; a failure of load, and a compile that
+// ran out of time, are returned and forgotten.
 func (h *Host) module(ctx context.Context, e *engine, sha string, load func() ([]byte, error)) (*module, error) {
 	for {
 		h.mu.Lock()
@@ -107,7 +107,7 @@ func (h *Host) wait(ctx context.Context, m *module) error {
 // finish records the outcome of compiling m and wakes its waiters.
 func (h *Host) finish(m *module, err error) {
 	m.err = err
-	if _, bad := errors.AsType[*hookError](err); err != nil && !bad {
+	if he, bad := errors.AsType[*hookError](err); err != nil && (!bad || he.transient) {
 		// Forget a failure to load, so that a later call retries: it may be passing. A module
 		// that breaks the ABI or a limit stays refused, so it is not compiled again on every call.
 		h.mu.Lock()
@@ -192,8 +192,9 @@ func (h *Host) compile(e *engine, m *module, load func() ([]byte, error)) error 
 	case err != nil && h.life.Err() != nil:
 		return fmt.Errorf("compile stopped: %w", ErrClosed)
 	case err != nil && ctx.Err() != nil:
-		// Remembered like a module that breaks the ABI: compiling it again would take as long.
-		return &hookError{msg: fmt.Sprintf("module did not compile within %v", h.limits.CompileTimeout), err: err}
+		// Not remembered: a loaded machine may have been the cause, and the pre-scan has bounded
+		// what trying again costs.
+		return &hookError{msg: fmt.Sprintf("module did not compile within %v", h.limits.CompileTimeout), err: err, transient: true}
 	case err != nil:
 		return &hookError{msg: "module does not compile: " + wasmError(err), err: err}
 	}
