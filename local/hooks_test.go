@@ -127,3 +127,32 @@ fields:
 		}
 	}
 }
+
+// TestHooksPushOverLimits pushes modules that would kill the process (2^32-1 locals) or hold a
+// core for seconds (40,000 nested blocks) if they were compiled: each is refused with the
+// limit named, and nothing is written.
+func TestHooksPushOverLimits(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, `
+-- cms.config.yaml --
+watch: none
+`)
+	env := map[string]string{"CMS_HOOKS_CACHE_DIR": t.TempDir()}
+	for _, m := range []struct{ file, limit string }{
+		{"locals-4g", "locals per function"},
+		{"locals-50m", "locals per function"},
+		{"nested", "nested blocks per function"},
+		{"branches", "compile cost per function"},
+		{"table-grow", "elements per table"},
+	} {
+		file := filepath.Join("..", "wasmhooks", "testdata", "limits", m.file+".wasm")
+		out, err := runCmd(t, env, "hooks", "push", "--site", dir, "gate", file)
+		if err == nil || !strings.Contains(out, "Hook module rejected: module exceeds a limit: ") || !strings.Contains(out, "; the limit is ") ||
+			!strings.Contains(out, " "+m.limit+"\n") {
+			t.Errorf("push of %s: %v\n%s", m.file, err, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "resources/hooks/gate.wasm")); !os.IsNotExist(err) {
+		t.Errorf("a refused module was written: %v", err)
+	}
+}

@@ -131,6 +131,39 @@ func i64Const(v int64) []byte { return cat([]byte{opI64Const}, sleb(v)) }
 // endlessLoop is (loop (br 0)) unreachable; unreachable makes it fit any function type.
 func endlessLoop() []byte { return []byte{opLoop, blockEmpty, opBr, 0, opEnd, opUnreachable} }
 
+// clockImport is the WASI import the clock-reading modules use, as function 0.
+var clockImport = asmImport{module: "wasi_snapshot_preview1", name: "clock_time_get", params: []byte{tI32, tI64, tI32}, results: []byte{tI32}}
+
+// readClock reads the wall clock into memory at 64, which calls Options.Now:
+//
+//	(drop (call 0 (i32.const 0) (i64.const 1) (i32.const 64))) ;; realtime, in ns, to 64
+func readClock() []byte {
+	return cat(i32Const(0), i64Const(1), i32Const(64), []byte{opCall, 0, 0x1a /* drop */})
+}
+
+// clockThenLoop reads the clock and loops for ever, so that a test learns through Options.Now
+// that the guest is about to loop.
+func clockThenLoop() []byte { return cat(readClock(), endlessLoop()) }
+
+// clockLoopModule answers {"valid":true} to a request of up to 200 bytes, and to a longer one
+// reads the clock and loops for ever:
+//
+//	(import "wasi_snapshot_preview1" "clock_time_get" (func (param i32 i64 i32) (result i32)))
+//	(func (export "validate") (param i32 i32) (result i64)
+//	  (if (i32.gt_u (local.get 1) (i32.const 200)) (then <readClock> (loop (br 0))))
+//	  (i64.const 0x10_0000_000e))
+func clockLoopModule() []byte {
+	m := hookModule(cat(
+		[]byte{0x20, 1}, i32Const(200), []byte{0x4b /* i32.gt_u */, 0x04, blockEmpty},
+		readClock(),
+		[]byte{opLoop, blockEmpty, opBr, 0, opEnd},
+		[]byte{opEnd},
+		i64Const(validAt<<32|int64(len(validJSON))),
+	))
+	m.imports = []asmImport{clockImport}
+	return m.bytes()
+}
+
 // validJSON is the response of the hand-assembled modules, kept at validAt in their memory.
 const (
 	validJSON = `{"valid":true}`

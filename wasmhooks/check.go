@@ -24,6 +24,10 @@ type CheckDetails struct {
 	// Stderr is what the module wrote to stderr during the failed call, cut to
 	// Limits.StderrBytes. It comes from the uploader's own module, so it is theirs to see.
 	Stderr string `json:"stderr,omitempty"`
+	// Limit names the limit the module exceeds, e.g. "locals per function", as docs/hooks.md
+	// lists them; Max is its value. Both are empty for other problems.
+	Limit string `json:"limit,omitempty"`
+	Max   uint64 `json:"max,omitempty"`
 }
 
 // smokeRequest is the request of Check's smoke call: empty, but well formed. Its JSON is
@@ -54,8 +58,8 @@ func (h *Host) Check(ctx context.Context, wasm []byte) (Info, error) {
 		if he, ok := errors.AsType[*hookError](err); ok {
 			// The message says it all; the cause, without it, is for the log.
 			ce := &content.Error{Kind: content.Invalid, Op: op, Message: he.msg + hint, Err: he.err}
-			if he.stderr != "" {
-				ce.Details = CheckDetails{Stderr: he.stderr}
+			if he.stderr != "" || he.limit != "" {
+				ce.Details = CheckDetails{Stderr: he.stderr, Limit: he.limit, Max: he.max}
 			}
 			return Info{}, ce
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"cms/content"
 	"cms/wasmhooks"
@@ -43,8 +44,6 @@ func stderrTrapModule() []byte {
 func TestCheck(t *testing.T) {
 	t.Parallel()
 	h := newHost(t, wasmhooks.Options{})
-	// short runs the modules that must time out.
-	short := newHost(t, wasmhooks.Options{Limits: wasmhooks.Limits{CallTimeout: shortTimeout, InitTimeout: shortTimeout}})
 
 	oversized := make([]byte, 8<<20+1)
 	copy(oversized, "\x00asm\x01\x00\x00\x00")
@@ -62,7 +61,12 @@ func TestCheck(t *testing.T) {
 	wrongWASI := hookModule(i64Const(0))
 	wrongWASI.imports = []asmImport{{module: "wasi_snapshot_preview1", name: "fd_write"}}
 
-	initLoop := hookModule(i64Const(0), asmFunc{export: "_initialize", body: endlessLoop()})
+	// The modules that loop for ever read the clock first, which runs out their time limit:
+	// see the cases marked loops.
+	initLoop := hookModule(i64Const(0), asmFunc{export: "_initialize", body: clockThenLoop()})
+	initLoop.imports = []asmImport{clockImport}
+	validateLoop := hookModule(clockThenLoop())
+	validateLoop.imports = []asmImport{clockImport}
 
 	// command is a WASI command whose validate cannot work before _start has run.
 	command := hookModule([]byte{opUnreachable}, asmFunc{export: "_start"})
@@ -77,7 +81,7 @@ func TestCheck(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		short   bool   // run on the host with short time limits
+		loops   bool   // run on a host of its own whose time limits run out when the guest reads the clock
 		wasm    []byte // nil: testdata/{name}.wasm
 		want    string // the error message; "" for success
 		prefix  bool   // want is only the start of the message
@@ -103,8 +107,8 @@ func TestCheck(t *testing.T) {
 		{name: "validate type", wasm: badValidate.bytes(), want: "export validate has type (i32, i32) -> (i32), want (i32, i32) -> (i64)"},
 		{name: "unknown WASI import", wasm: unknownWASI.bytes(), want: "import wasi_snapshot_preview1.open_sesame is not provided: the host has no such WASI function"},
 		{name: "WASI import type", wasm: wrongWASI.bytes(), want: "import wasi_snapshot_preview1.fd_write has type () -> (), want (i32, i32, i32, i32) -> (i32)"},
-		{name: "endless _initialize", short: true, wasm: initLoop.bytes(), want: "initialisation timed out after " + shortTimeout.String()},
-		{name: "endless validate", short: true, wasm: hookModule(endlessLoop()).bytes(), want: "smoke call timed out after " + shortTimeout.String()},
+		{name: "endless _initialize", loops: true, wasm: initLoop.bytes(), want: "initialisation timed out after " + callTimeout.String()},
+		{name: "endless validate", loops: true, wasm: validateLoop.bytes(), want: "smoke call timed out after " + callTimeout.String()},
 		{name: "trap", wasm: hookModule([]byte{opUnreachable}).bytes(), want: "smoke call trapped in validate: wasm error: unreachable"},
 		{name: "command", wasm: command.bytes(), want: "smoke call trapped in validate: wasm error: unreachable (the module is a WASI command: it exports _start, which this host never calls; build a Go hook with -buildmode=c-shared)"},
 		{name: "trap with stderr", wasm: stderrTrapModule(), want: "smoke call trapped in validate: wasm error: unreachable", wantErr: "boom\n"},
@@ -115,8 +119,12 @@ func TestCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h, wasm := h, tt.wasm
-			if tt.short {
-				h = short
+			if tt.loops {
+				tr := newTrigger()
+				h = hostWithTrigger(t, wasmhooks.Options{Now: func() time.Time {
+					tr.fire()
+					return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+				}}, tr)
 			}
 			if wasm == nil {
 				wasm = readModule(t, tt.name)

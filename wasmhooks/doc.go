@@ -66,8 +66,16 @@
 //
 // Limits, configurable in [Limits] (defaults in brackets): module size [8 MiB], memory per
 // instance [1024 pages, 64 MiB], time per call [100 ms], time to instantiate including
-// _initialize and abi_version [1 s], request [64 KiB], response [4 KiB]. A module that grows
-// its memory beyond the limit sees memory.grow fail; a call that runs too long is stopped.
+// _initialize and abi_version [1 s], time to compile [1 min], request [64 KiB], response
+// [4 KiB]. A module that grows its memory beyond the limit sees memory.grow fail; a call that
+// runs too long is stopped.
+//
+// Before wazero sees a module, a pre-scan of its binary refuses one that would make wazero
+// allocate or compute out of proportion to its size, with a message that names the limit:
+// locals, functions, types, tables, globals, segments, code size, block nesting and an
+// estimate of the compile time (docs/hooks.md lists them; prescan.go says why). Every module
+// passes it, whether checked on upload or loaded by Validate. A compile runs on a goroutine of
+// its own: a caller whose context ends stops waiting for it, and Close stops it.
 //
 // # Go guests
 //

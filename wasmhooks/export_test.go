@@ -1,5 +1,10 @@
 package wasmhooks
 
+import (
+	"context"
+	"time"
+)
+
 // DecodeResponse exposes the parser of guest output to the fuzz test.
 var DecodeResponse = decodeResponse
 
@@ -10,3 +15,18 @@ func UseInterpreter(h *Host) { h.interpret = true }
 
 // MaxModules is the number of compiled modules a Host keeps.
 const MaxModules = maxModules
+
+// SetTimer makes h bound compiles, instantiations and calls with timer, not context.WithTimeout,
+// so that a test decides when a time limit runs out. It must be called before h is first used.
+func SetTimer(h *Host, timer func(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc)) {
+	h.timeout = timer
+}
+
+// Prescan runs the checks that come before compiling, with the default limits.
+func Prescan(wasm []byte) error {
+	if err := checkBytes(wasm, DefaultLimits().MaxModuleBytes); err != nil {
+		return err
+	}
+	_, err := prescan(wasm, DefaultLimits().MemoryLimitPages)
+	return err
+}

@@ -13,3 +13,8 @@ package wasmhooks
 //go:generate wasm -o testdata/garbage.wasm ./testdata/src/garbage
 //go:generate wasm -o testdata/noalloc.wasm ./testdata/src/noalloc
 //go:generate wasm -o testdata/badimport.wasm ./testdata/src/badimport
+//
+// The modules in testdata/limits, each over one limit of the pre-scan, are written byte by
+// byte by the program beside them.
+//
+//go:generate go run ./testdata/limits testdata/limits

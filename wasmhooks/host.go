@@ -21,6 +21,15 @@ const ABIVersion = 1
 // replaced uploads must not pile up in a long-running process.
 const maxModules = 64
 
+// maxCompiles bounds the modules compiled at once. A compile whose callers have gone on keeps
+// its slot until it ends, so they cannot pile up.
+const maxCompiles = 2
+
+// compileWorkers is the number of goroutines wazero compiles one module with. With more than
+// one, wazero checks the compile's context between functions, which is what lets
+// Limits.CompileTimeout and Host.Close stop a compile; with one it never looks.
+const compileWorkers = 2
+
 // ErrClosed is the cause of the error returned by a Host that has been closed.
 var ErrClosed = errors.New("wasmhooks: host is closed")
 
@@ -29,11 +38,18 @@ var ErrClosed = errors.New("wasmhooks: host is closed")
 // InitTimeout is separate from CallTimeout because a new instance of a Go guest spends about
 // 5 ms in _initialize on a fast machine and several times that on a Lambda with a fraction of
 // a CPU; it is paid once per instance, not per call, and Check has already run it.
+//
+// CompileTimeout is a backstop: the pre-scan's limits (docs/hooks.md) already bound what a
+// module costs to compile, to a few seconds of CPU at worst. A Go module of 8 MiB compiles in
+// about 3 s of CPU, but a 3 MB one took over 20 s on a machine loaded with test suites, and a
+// Lambda with a fraction of a CPU is slow too. A compile that runs out of time is not
+// remembered: the next call tries again.
 type Limits struct {
 	MaxModuleBytes   int           // largest module accepted; default 8 MiB
 	MemoryLimitPages uint32        // memory per instance in 64 KiB pages; default 1024 (64 MiB)
 	CallTimeout      time.Duration // time for one call; default 100ms
 	InitTimeout      time.Duration // time to instantiate, run _initialize and abi_version; default 1s
+	CompileTimeout   time.Duration // time to compile a module; default 1 min
 	MaxRequestBytes  int           // largest request JSON; default 64 KiB
 	MaxResponseBytes int           // largest response JSON; default 4 KiB
 	StderrBytes      int           // guest stderr kept per call for the log; default 4 KiB
@@ -46,6 +62,7 @@ func DefaultLimits() Limits {
 		MemoryLimitPages: 1024,
 		CallTimeout:      100 * time.Millisecond,
 		InitTimeout:      time.Second,
+		CompileTimeout:   time.Minute,
 		MaxRequestBytes:  64 << 10,
 		MaxResponseBytes: 4 << 10,
 		StderrBytes:      4 << 10,
@@ -67,6 +84,9 @@ func (l Limits) withDefaults() (Limits, error) {
 	if l.InitTimeout == 0 {
 		l.InitTimeout = d.InitTimeout
 	}
+	if l.CompileTimeout == 0 {
+		l.CompileTimeout = d.CompileTimeout
+	}
 	if l.MaxRequestBytes == 0 {
 		l.MaxRequestBytes = d.MaxRequestBytes
 	}
@@ -80,7 +100,7 @@ func (l Limits) withDefaults() (Limits, error) {
 	if l.MaxModuleBytes < 0 || l.MaxRequestBytes < 0 || l.MaxResponseBytes < 0 || l.StderrBytes < 0 {
 		errs = append(errs, errors.New("byte limits must not be negative"))
 	}
-	if l.CallTimeout < 0 || l.InitTimeout < 0 {
+	if l.CallTimeout < 0 || l.InitTimeout < 0 || l.CompileTimeout < 0 {
 		errs = append(errs, errors.New("timeouts must not be negative"))
 	}
 	if l.MemoryLimitPages > 65536 {
@@ -117,10 +137,20 @@ type Host struct {
 	poolSize  int
 	cacheDir  string
 	interpret bool // tests only, see export_test.go
+	// timeout bounds compiles, instantiations and calls: context.WithTimeout, or a timer of
+	// the tests'.
+	timeout func(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc)
 
 	// engine creates the runtime on first use, so that processes that never validate with a
 	// hook pay nothing. It is called with mu held, so that Close cannot miss a runtime.
 	engine func() (*engine, error)
+
+	// life ends when the Host closes, stopping the compiles in flight; compiles holds a token
+	// for each compile running, and builds counts them so that Close can wait for them.
+	life     context.Context
+	endLife  context.CancelFunc
+	compiles chan struct{}
+	builds   sync.WaitGroup
 
 	mu      sync.Mutex
 	closed  bool
@@ -152,8 +182,11 @@ func New(opts Options) (*Host, error) {
 		now:      opts.Now,
 		poolSize: opts.PoolSize,
 		cacheDir: opts.CacheDir,
+		timeout:  context.WithTimeout,
+		compiles: make(chan struct{}, maxCompiles),
 		modules:  make(map[string]*module),
 	}
+	h.life, h.endLife = context.WithCancel(context.Background())
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
 	}
@@ -176,7 +209,10 @@ func (h *Host) newEngine() (*engine, error) {
 		cfg = wazero.NewRuntimeConfigInterpreter()
 	}
 	// CloseOnContextDone is what stops an endless loop: without it a call ignores its deadline.
-	cfg = cfg.WithCloseOnContextDone(true).WithMemoryLimitPages(h.limits.MemoryLimitPages)
+	// Without debug info wazero skips a module's DWARF sections instead of keeping them to
+	// read source lines into every trap's stack trace, a read an untrusted module could make
+	// as slow as it likes, outside any time limit. Hooks are built stripped anyway.
+	cfg = cfg.WithCloseOnContextDone(true).WithMemoryLimitPages(h.limits.MemoryLimitPages).WithDebugInfoEnabled(false)
 	e := &engine{}
 	if h.cacheDir != "" {
 		cache, err := wazero.NewCompilationCacheWithDir(h.cacheDir)
@@ -220,16 +256,19 @@ func (h *Host) start() (*engine, error) {
 }
 
 // Close closes the runtime, every compiled module and every instance, including those in use:
-// their calls fail. Later calls of the Host's methods return an error. Close is idempotent.
+// their calls fail. It stops the compiles in flight, which wazero does between two functions,
+// and waits for them. Later calls of the Host's methods return an error. Close is idempotent.
 func (h *Host) Close(ctx context.Context) error {
 	h.mu.Lock()
 	wasClosed, started := h.closed, h.started
 	h.closed = true
 	h.modules = nil
 	h.mu.Unlock()
+	h.endLife()
 	if wasClosed || !started {
 		return nil
 	}
+	h.builds.Wait()
 	e, err := h.engine()
 	if err != nil {
 		return nil // the runtime never started, so there is nothing to close

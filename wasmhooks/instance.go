@@ -19,6 +19,10 @@ type hookError struct {
 	msg    string
 	err    error
 	stderr string // what the guest wrote to stderr during the failed call
+	limit  string // the limit of the pre-scan the module exceeds, if that is the problem
+	max    uint64 // and its value
+	// transient marks a failure that may pass on another try, which is not remembered.
+	transient bool
 }
 
 func (e *hookError) Error() string {
@@ -101,7 +105,7 @@ func (h *Host) instantiate(ctx context.Context, e *engine, m *module) (*instance
 			return t.Unix(), int32(t.Nanosecond())
 		}, sys.ClockResolution(time.Microsecond))
 	}
-	callCtx, cancel := context.WithTimeout(ctx, h.limits.InitTimeout)
+	callCtx, cancel := h.timeout(ctx, h.limits.InitTimeout)
 	defer cancel()
 	mod, err := e.rt.InstantiateModule(callCtx, m.code, cfg)
 	if err != nil {
@@ -133,7 +137,7 @@ func (h *Host) instantiate(ctx context.Context, e *engine, m *module) (*instance
 // instance must then be closed: its state is unknown.
 func (h *Host) call(ctx context.Context, in *instance, what string, req []byte) (Response, error) {
 	in.stderr.Reset()
-	callCtx, cancel := context.WithTimeout(ctx, h.limits.CallTimeout)
+	callCtx, cancel := h.timeout(ctx, h.limits.CallTimeout)
 	defer cancel()
 
 	in.stack[0] = uint64(len(req))

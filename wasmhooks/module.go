@@ -12,6 +12,7 @@ import (
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // module is one compiled module with its idle instances.
@@ -29,46 +30,93 @@ type module struct {
 }
 
 // module returns the compiled module with the given sha256, compiling the bytes from load if
-// this Host has not seen it. Concurrent callers asking for the same module share one compile.
-// A module that breaks the ABI gives a *hookError, remembered like a compiled module; a failure
-// of load is returned as it is and forgotten.
+// this Host has not seen it. Concurrent callers asking for the same module share one compile,
+// which runs on its own goroutine: a caller whose ctx ends stops waiting, and the compile goes
+// on for the next one, within Limits.CompileTimeout. A module that breaks the ABI or a limit
+// gives a *hookError, remembered like a compiled module; a failure of load, and a compile that
+// ran out of time, are returned and forgotten.
 func (h *Host) module(ctx context.Context, e *engine, sha string, load func() ([]byte, error)) (*module, error) {
-	h.mu.Lock()
-	if h.closed {
+	for {
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			return nil, ErrClosed
+		}
+		h.clock++
+		m, ok := h.modules[sha]
+		if ok {
+			m.lastUse = h.clock
+			h.mu.Unlock()
+			if err := h.wait(ctx, m); errors.Is(err, errNotStarted) {
+				continue // its first caller left before it could start: try again
+			} else if err != nil {
+				return nil, err
+			}
+			return m, m.err
+		}
+		m = &module{sha: sha, ready: make(chan struct{}), lastUse: h.clock}
+		evicted := h.evictLocked()
+		h.modules[sha] = m
+		h.builds.Add(1) // under mu, so that Close waits for it
 		h.mu.Unlock()
-		return nil, ErrClosed
-	}
-	h.clock++
-	if m, ok := h.modules[sha]; ok {
-		m.lastUse = h.clock
-		h.mu.Unlock()
+		for _, old := range evicted {
+			old.close(ctx)
+		}
+		// Take a compile slot as the caller, so that compiles abandoned by their callers
+		// cannot queue up: only maxCompiles run, and no more wait.
 		select {
-		case <-m.ready:
+		case h.compiles <- struct{}{}:
 		case <-ctx.Done():
-			return nil, fmt.Errorf("wait for module %s to compile: %w", sha, ctx.Err())
+			h.finish(m, fmt.Errorf("%w: %w", errNotStarted, ctx.Err()))
+			h.builds.Done()
+			return nil, fmt.Errorf("wait to compile module %s: %w", sha, ctx.Err())
+		case <-h.life.Done():
+			h.finish(m, ErrClosed)
+			h.builds.Done()
+			return nil, ErrClosed
+		}
+		go func() {
+			defer h.builds.Done()
+			defer func() { <-h.compiles }()
+			h.finish(m, h.compile(e, m, load))
+		}()
+		if err := h.wait(ctx, m); err != nil {
+			return nil, err
 		}
 		return m, m.err
 	}
-	m := &module{sha: sha, ready: make(chan struct{}), lastUse: h.clock}
-	evicted := h.evictLocked()
-	h.modules[sha] = m
-	h.mu.Unlock()
-	for _, old := range evicted {
-		old.close(ctx)
-	}
+}
 
-	m.err = h.compile(ctx, e, m, load)
-	if _, bad := errors.AsType[*hookError](m.err); m.err != nil && !bad {
+// errNotStarted is the error of a module whose compile never started.
+var errNotStarted = errors.New("compile not started")
+
+// wait waits until m has compiled or ctx ends. It reports only the end of ctx and a compile
+// that never started; the outcome of the compile is m.err.
+func (h *Host) wait(ctx context.Context, m *module) error {
+	select {
+	case <-m.ready:
+		if errors.Is(m.err, errNotStarted) {
+			return m.err
+		}
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("wait for module %s to compile: %w", m.sha, ctx.Err())
+	}
+}
+
+// finish records the outcome of compiling m and wakes its waiters.
+func (h *Host) finish(m *module, err error) {
+	m.err = err
+	if he, bad := errors.AsType[*hookError](err); err != nil && (!bad || he.transient) {
 		// Forget a failure to load, so that a later call retries: it may be passing. A module
-		// that breaks the ABI stays refused, so it is not compiled again on every call.
+		// that breaks the ABI or a limit stays refused, so it is not compiled again on every call.
 		h.mu.Lock()
-		if h.modules[sha] == m {
-			delete(h.modules, sha)
+		if h.modules[m.sha] == m {
+			delete(h.modules, m.sha)
 		}
 		h.mu.Unlock()
 	}
 	close(m.ready)
-	return m, m.err
 }
 
 // evicted is what remains to be closed of a module dropped from the cache.
@@ -115,8 +163,10 @@ func (h *Host) evictLocked() []evicted {
 	return out
 }
 
-// compile loads, verifies and compiles a module.
-func (h *Host) compile(ctx context.Context, e *engine, m *module, load func() ([]byte, error)) error {
+// compile loads, verifies and compiles a module: its bytes must pass the pre-scan before
+// wazero sees them. It runs under the Host's life, not a caller's context, within
+// Limits.CompileTimeout.
+func (h *Host) compile(e *engine, m *module, load func() ([]byte, error)) error {
 	wasm, err := load()
 	if err != nil {
 		return err
@@ -128,18 +178,33 @@ func (h *Host) compile(ctx context.Context, e *engine, m *module, load func() ([
 	if got := hex.EncodeToString(sum[:]); got != m.sha {
 		return fmt.Errorf("module bytes have sha256 %s, want %s", got, m.sha)
 	}
-	start := time.Now()
-	code, err := e.rt.CompileModule(ctx, wasm)
+	stats, err := prescan(wasm, h.limits.MemoryLimitPages)
 	if err != nil {
+		return err
+	}
+	ctx, cancel := h.timeout(h.life, h.limits.CompileTimeout)
+	defer cancel()
+	h.log.Debug("wasmhooks: compiling module", "sha256", m.sha, "bytes", len(wasm), "functions", stats.Functions,
+		"maxBlocks", stats.MaxBlocks, "compileCost", stats.ModuleCost)
+	start := time.Now()
+	code, err := e.rt.CompileModule(experimental.WithCompilationWorkers(ctx, compileWorkers), wasm)
+	switch {
+	case err != nil && h.life.Err() != nil:
+		return fmt.Errorf("compile stopped: %w", ErrClosed)
+	case err != nil && ctx.Err() != nil:
+		// Not remembered: a loaded machine may have been the cause, and the pre-scan has bounded
+		// what trying again costs.
+		return &hookError{msg: fmt.Sprintf("module did not compile within %v", h.limits.CompileTimeout), err: err, transient: true}
+	case err != nil:
 		return &hookError{msg: "module does not compile: " + wasmError(err), err: err}
 	}
 	exports, err := e.inspect(code)
 	if err != nil {
-		_ = code.Close(ctx)
+		_ = code.Close(h.life)
 		return err
 	}
 	m.code, m.exports = code, exports
-	h.log.Debug("wasmhooks: compiled module", "sha256", m.sha, "bytes", len(wasm), "duration", time.Since(start))
+	h.log.Debug("wasmhooks: compiled module", "sha256", m.sha, "duration", time.Since(start))
 	return nil
 }
 

@@ -41,41 +41,41 @@ func wantWorks(t testing.TB, h *wasmhooks.Host, m wasmhooks.Module) {
 	}
 }
 
+// TestEndlessLoopIsStopped checks that CallTimeout stops a guest that loops for ever and that
+// the module goes on serving. The limit runs out on a trigger, not a clock (see trigger): the
+// hand-assembled guest fires it itself as it starts looping, by reading the clock; the Go guest
+// gives no such sign, so its limit runs out shortTimeout after the looping call starts.
 func TestEndlessLoopIsStopped(t *testing.T) {
 	t.Parallel()
-	long := strings.Repeat("x", 200)
 	tests := []struct {
 		name   string
 		module wasmhooks.Module
 		loop   string // the value that makes it loop
-		// callerDeadline stops the call with the caller's deadline instead of CallTimeout.
-		// The Go guest needs it under the race detector: interpreted there, even its normal
-		// calls can take longer than a short CallTimeout on a loaded machine.
-		callerDeadline bool
+		clock  bool   // the guest reads the clock as it starts looping
 	}{
-		{name: "hand-assembled", module: moduleOf("loop-above", loopAboveModule()), loop: long},
-		{name: "go", module: testModule(t, "loop"), loop: "loop", callerDeadline: raceEnabled},
+		{name: "hand-assembled", module: moduleOf("clock-loop", clockLoopModule()), loop: strings.Repeat("x", 200), clock: true},
+		{name: "go", module: testModule(t, "loop"), loop: "loop"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			limits := wasmhooks.Limits{CallTimeout: shortTimeout}
-			if tt.callerDeadline {
-				limits.CallTimeout = callTimeout
+			tr := newTrigger()
+			opts := wasmhooks.Options{Limits: wasmhooks.Limits{CallTimeout: callTimeout}}
+			if tt.clock {
+				opts.Now = func() time.Time {
+					tr.fire()
+					return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+				}
 			}
-			h := newHost(t, wasmhooks.Options{Limits: limits})
+			h := hostWithTrigger(t, opts, tr)
 			wantWorks(t, h, tt.module) // so that the pool holds an instance, which the loop must not poison
 
-			ctx := t.Context()
-			want := fmt.Sprintf("call timed out after %v", shortTimeout)
-			if tt.callerDeadline {
-				var cancel context.CancelFunc
-				ctx, cancel = context.WithTimeout(ctx, shortTimeout)
-				defer cancel()
-				want = "call stopped in validate: context deadline exceeded"
+			if !tt.clock {
+				tr.arm(shortTimeout)
 			}
-			_, err := h.Validate(ctx, tt.module, request(tt.loop, ""))
-			wantHookFailure(t, err, want)
+			_, err := h.Validate(t.Context(), tt.module, request(tt.loop, ""))
+			tr.disarm()
+			wantHookFailure(t, err, fmt.Sprintf("call timed out after %v", callTimeout))
 			if !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("errors.Is(err, context.DeadlineExceeded) = false for %v", err)
 			}
@@ -84,15 +84,26 @@ func TestEndlessLoopIsStopped(t *testing.T) {
 	}
 }
 
+// TestCallerCancels checks that the caller's context stops a running call. The guest reads
+// the clock as it starts looping, and that is when the test cancels: not after some time,
+// which on a loaded machine could pass before the call has even started.
 func TestCallerCancels(t *testing.T) {
 	t.Parallel()
-	h := newHost(t, wasmhooks.Options{Limits: wasmhooks.Limits{CallTimeout: time.Hour}})
-	m := moduleOf("loop-above", loopAboveModule())
-	wantWorks(t, h, m) // an idle instance, so that the cancellation finds the call running
 	ctx, cancel := context.WithCancel(t.Context())
-	time.AfterFunc(10*time.Millisecond, cancel)
+	defer cancel()
+	var looping atomic.Bool // set for the call that loops
+	now := func() time.Time {
+		if looping.Load() {
+			cancel()
+		}
+		return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	h := newHost(t, wasmhooks.Options{Now: now, Limits: wasmhooks.Limits{CallTimeout: callTimeout}})
+	m := moduleOf("clock-loop", clockLoopModule())
+	wantWorks(t, h, m) // an idle instance, so that the call starts at once
+	looping.Store(true)
 	_, err := h.Validate(ctx, m, request(strings.Repeat("x", 200), ""))
-	wantHookFailure(t, err, "call stopped in ") // in validate, unless the machine is very slow
+	wantHookFailure(t, err, "call stopped in validate: context canceled")
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("errors.Is(err, context.Canceled) = false for %v", err)
 	}

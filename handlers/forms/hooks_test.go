@@ -90,6 +90,33 @@ func TestHookFailureDoesNotBreakLaterCalls(t *testing.T) {
 	}
 }
 
+// TestHookOverLimits is a module dropped into resources/hooks by hand that the upload would
+// have refused: compiling it would kill the process (2^32-1 locals) or hold a core for seconds
+// (40,000 nested blocks). The submission is refused like one whose hook fails, nothing is
+// stored, and the service goes on.
+func TestHookOverLimits(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"locals-4g", "nested"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, "")
+			hooktest.Install(t, e.store, "gate", readModule(t, "limits/"+name))
+			e = e.with(t, withHooks(t, e.store, newHost(t, hookTimeout)))
+			for range 2 {
+				body := wantError(t, e.postJSON(t, "hooked", map[string]any{"email": "ada@example.com"}), http.StatusUnprocessableEntity, "VALIDATION_ERROR")
+				if got := body.Error.Fields["email"]; len(got) != 1 || got[0] != "Could not be validated" {
+					t.Errorf("email messages = %q", got)
+				}
+			}
+			if n := e.files(t, "hooked"); n != 0 {
+				t.Errorf("%d stored, want 0", n)
+			}
+			hooktest.Install(t, e.store, "gate", hooktest.Answer(hooktest.Valid))
+			wantStatus(t, e.postJSON(t, "hooked", map[string]any{"email": "ada@example.com"}), http.StatusCreated)
+		})
+	}
+}
+
 func TestHookNotInstalled(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, "")

@@ -7,9 +7,11 @@
 //	DELETE /api/hooks/{name}   settings:edit  uninstall
 //
 // An upload is checked before anything is stored: larger than MaxModuleBytes is 413; then
-// [wasmhooks.Host.Check] compiles it, checks its imports and exports against hook ABI v1 and
-// makes a smoke call under the time limit. A module that fails gets 422 HOOK_REJECTED with the
-// reason (and the module's stderr, if it wrote any) and is not stored. A good module is stored
+// [wasmhooks.Host.Check] refuses a module over the limits on its structure (locals, nesting,
+// estimated compile cost and others, see docs/hooks.md) before compiling it, compiles it,
+// checks its imports and exports against hook ABI v1 and makes a smoke call under the time
+// limit. A module that fails gets 422 HOOK_REJECTED with the reason (and the module's stderr,
+// if it wrote any, or the limit it exceeds, in the details) and is not stored. A good module is stored
 // as resources/hooks/{name}.wasm with {name}.meta.yaml, and answered 201 (200 when it replaced
 // a hook of the same name) with its metadata.
 //
