@@ -343,7 +343,7 @@ func TestRunner(t *testing.T) {
 func TestRunnerModuleOverLimits(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	r, err := hooks.NewRunner(e.store, e.host)
+	r, err := hookrun.NewRunner(e.store, e.host)
 	if err != nil {
 		t.Fatal(err)
 	}
