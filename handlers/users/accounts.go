@@ -150,7 +150,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body, err := web.ReadBody(w, r, maxBody)
+	body, err := readJSON(w, r)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if !self && !canEdit {
 		return p.Require("users", "edit", "")
 	}
-	body, err := web.ReadBody(w, r, maxBody)
+	body, err := readJSON(w, r)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -356,4 +357,13 @@ func parsePermission(parent *fieldReader, at string, m map[string]json.RawMessag
 		}
 	}
 	return p
+}
+
+// readJSON reads a request body declared as JSON (415 otherwise, as every JSON endpoint: a
+// cross-site form cannot send that type without a preflight) of at most maxBody bytes.
+func readJSON(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	if err := web.RequireJSON(r); err != nil {
+		return nil, err
+	}
+	return web.ReadBody(w, r, maxBody)
 }

@@ -42,7 +42,7 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	body, err := web.ReadBody(w, r, maxBody)
+	body, err := readJSON(w, r)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func (a *api) createRole(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body, err := web.ReadBody(w, r, maxBody)
+	body, err := readJSON(w, r)
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
 	if h == protectedRole {
 		return protected(op, "changed")
 	}
-	body, err := web.ReadBody(w, r, maxBody)
+	body, err := readJSON(w, r)
 	if err != nil {
 		return err
 	}
