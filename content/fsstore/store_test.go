@@ -347,14 +347,14 @@ func TestHandEditsAreSeen(t *testing.T) {
 
 func eventually(t *testing.T, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(time.Minute) // a failure guard only; load must never trip it
 	for time.Now().Before(deadline) {
 		if cond() {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("condition not met within 5s")
+	t.Fatal("condition never met")
 }
 
 func TestUsers(t *testing.T) {
