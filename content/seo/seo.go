@@ -1,27 +1,31 @@
 // Package seo resolves a public record's search-engine and social metadata through the cascade
-// of docs/behaviour notes 14.3: system → site document → section document → the record's own
+// of docs/seo.md (notes 14.3): system → site document → section document → the record's own
 // `seo:` key (legacy flat keys understood), and renders it as <head> tags.
 //
-// The API here is what the site group, the public API and the sitemap use; the resolution
-// behind it grows without changing these signatures.
+// The API here is what the site group, the public API and the sitemap use.
 package seo
 
 import (
-	"html/template"
+	"log/slog"
 	"strings"
+	"sync"
 
 	"cms/content"
 )
 
-// Config is the part of the `seo.*` configuration the resolver reads.
+// Config is the part of the `seo.*` configuration the resolver reads (runtime/config.SEO
+// builds it from the service configuration).
 type Config struct {
-	Enabled                 bool
-	Metadata                bool
-	StructuredData          bool
-	AllowExternalCanonicals bool
+	Enabled                 bool // seo.enabled: false = no metadata beyond <title>
+	Metadata                bool // seo.metadata: false = no metadata beyond <title>
+	StructuredData          bool // seo.structuredData: JSON-LD
+	AllowExternalCanonicals bool // explicit canonicals on another origin are kept
+	// Log receives a warning, once per problem, when a layer does not validate and is skipped.
+	Log *slog.Logger
 }
 
-// Docs reads the Git-authored layer documents. A missing document is (nil, nil).
+// Docs reads the Git-authored layer documents. A missing document is (nil, nil); a document
+// that does not load is an error, and the resolver skips that layer.
 type Docs interface {
 	// SEOSite returns the `seo:` value of resources/seo/sites/{site}.yaml.
 	SEOSite(site string) (*content.Map, error)
@@ -39,6 +43,8 @@ type Subject struct {
 	Title     string
 	UpdatedAt string
 	Data      *content.Map // the record's front matter: `seo:`, legacy keys, fields for sources
+	Slug      string       // optional, for {slug} tokens
+	CreatedAt string       // optional, JSON-LD datePublished and {createdAt} tokens
 }
 
 // Meta is resolved metadata.
@@ -61,58 +67,238 @@ type Meta struct {
 	InSitemap       bool
 	SitemapPriority float64 // < 0: not set
 	ChangeFrequency string
+
+	SocialTitle    string // og:title: the title before template and suffix
+	TwitterSite    string
+	TwitterCreator string
 }
 
-// Resolver resolves metadata for subjects.
+// Resolver resolves metadata for subjects. It is safe for concurrent use.
 type Resolver struct {
 	cfg  Config
 	docs Docs
+
+	mu     sync.Mutex
+	logged map[string]bool // problems already logged, bounded
 }
 
 // NewResolver returns a resolver; docs may be nil (no site or section layers).
-func NewResolver(cfg Config, docs Docs) *Resolver { return &Resolver{cfg: cfg, docs: docs} }
+func NewResolver(cfg Config, docs Docs) *Resolver {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Resolver{cfg: cfg, docs: docs, logged: map[string]bool{}}
+}
+
+// warn logs a skipped layer once per distinct problem, so a broken record does not log on
+// every page view.
+func (r *Resolver) warn(layer string, err error) {
+	msg := layer + ": " + err.Error()
+	r.mu.Lock()
+	seen := r.logged[msg]
+	if !seen {
+		if len(r.logged) >= 1000 {
+			clear(r.logged)
+		}
+		r.logged[msg] = true
+	}
+	r.mu.Unlock()
+	if !seen {
+		r.cfg.Log.Warn("skipping SEO layer that does not validate", "layer", layer, "problem", err.Error())
+	}
+}
+
+// Layers returns the cascade of a subject, system first. A layer that does not load or validate
+// is left out (and logged): a broken document must not break the page.
+func (r *Resolver) Layers(s Subject) []*Values {
+	layers := []*Values{{Title: &Source{Kind: KindField, Value: "title"}}}
+	if r.docs != nil {
+		if m, err := r.docs.SEOSite(s.Site.Handle); err != nil {
+			r.warn("site "+s.Site.Handle, err)
+		} else if m != nil {
+			if v, err := ParseValues(m); err != nil {
+				r.warn("site "+s.Site.Handle, err)
+			} else {
+				layers = append(layers, v)
+			}
+		}
+		if kind := sectionKind(s.Kind); kind != "" && s.Section != "" {
+			if m, err := r.docs.SEOSection(kind, s.Section); err != nil {
+				r.warn(kind+" "+s.Section, err)
+			} else if m != nil {
+				if v, err := ParseValues(m); err != nil {
+					r.warn(kind+" "+s.Section, err)
+				} else {
+					layers = append(layers, v)
+				}
+			}
+		}
+	}
+	if s.Data != nil {
+		layers = append(layers, legacyValues(s.Data))
+		if raw, ok := s.Data.Get("seo"); ok {
+			if v, err := ParseValues(raw); err != nil {
+				r.warn(s.Kind+" "+s.Section+"/"+s.Slug+s.Path, err)
+			} else {
+				layers = append(layers, v) // nested seo wins over the legacy keys
+			}
+		}
+	}
+	return layers
+}
+
+func sectionKind(kind string) string {
+	switch kind {
+	case "entry":
+		return "collection"
+	case "term":
+		return "taxonomy"
+	}
+	return ""
+}
 
 // Resolve computes the metadata of one subject.
 func (r *Resolver) Resolve(s Subject) Meta {
-	m := Meta{Title: s.Title, Locale: s.Site.Locale, SitemapPriority: -1, Type: "website"}
+	if !r.cfg.Enabled || !r.cfg.Metadata {
+		return Meta{Title: collapse(s.Title), InSitemap: s.Path != "", SitemapPriority: -1}
+	}
+	return r.resolve(s, merge(r.Layers(s)))
+}
+
+// merge folds layers in order: a later layer's set sources and settings win, objects merge key by
+// key, and enabled:false anywhere sticks.
+func merge(layers []*Values) *Values {
+	out := &Values{}
+	for _, l := range layers {
+		if l.Enabled != nil && (out.Enabled == nil || *out.Enabled) {
+			out.Enabled = l.Enabled
+		}
+		src(&out.Title, l.Title)
+		src(&out.Description, l.Description)
+		src(&out.Canonical, l.Canonical)
+		src(&out.TitleTemplate, l.TitleTemplate)
+		src(&out.TitleSuffix, l.TitleSuffix)
+		src(&out.SiteName, l.SiteName)
+		str(&out.Robots.Indexing, l.Robots.Indexing)
+		str(&out.Robots.Following, l.Robots.Following)
+		flag(&out.Robots.NoArchive, l.Robots.NoArchive)
+		flag(&out.Robots.NoImageIndex, l.Robots.NoImageIndex)
+		flag(&out.Robots.NoSnippet, l.Robots.NoSnippet)
+		src(&out.Social.Image, l.Social.Image)
+		src(&out.Social.ImageAlt, l.Social.ImageAlt)
+		str(&out.Social.TwitterCard, l.Social.TwitterCard)
+		str(&out.Social.TwitterSite, l.Social.TwitterSite)
+		str(&out.Social.TwitterCreator, l.Social.TwitterCreator)
+		flag(&out.Sitemap.Enabled, l.Sitemap.Enabled)
+		if l.Sitemap.Priority != nil {
+			out.Sitemap.Priority = l.Sitemap.Priority
+		}
+		str(&out.Sitemap.ChangeFrequency, l.Sitemap.ChangeFrequency)
+		flag(&out.JSONLD.Enabled, l.JSONLD.Enabled)
+		str(&out.JSONLD.Type, l.JSONLD.Type)
+		if l.JSONLD.Custom != nil {
+			out.JSONLD.Custom = l.JSONLD.Custom
+		}
+	}
+	return out
+}
+
+func src(dst **Source, s *Source) {
+	if s != nil && s.Kind != KindInherit {
+		*dst = s
+	}
+}
+
+func str(dst *string, s string) {
+	if s != "" {
+		*dst = s
+	}
+}
+
+func flag(dst **bool, b *bool) {
+	if b != nil {
+		*dst = b
+	}
+}
+
+func (r *Resolver) resolve(s Subject, v *Values) Meta {
+	m := Meta{Locale: s.Site.Locale, SitemapPriority: -1, Type: "website"}
 	if s.Kind == "entry" {
 		m.Type = "article"
 	}
+	if v.Enabled != nil && !*v.Enabled {
+		return Meta{Excluded: true, NoIndex: true, Robots: "noindex", Title: collapse(s.Title), SitemapPriority: -1}
+	}
+	f := fields{s}
+	m.SocialTitle = collapse(f.source(v.Title))
+	m.Title = m.SocialTitle
+	if m.Title != "" {
+		if v.TitleTemplate != nil && v.TitleTemplate.Kind != KindDisabled {
+			tf := f
+			tf.s.Title = m.Title // {title} in a title template is the resolved title
+			if t := collapse(tf.source(v.TitleTemplate)); t != "" {
+				m.Title = t
+			}
+		}
+		if suffix := collapse(f.source(v.TitleSuffix)); suffix != "" {
+			m.Title += " | " + suffix
+		}
+	}
+	m.Description = collapse(f.source(v.Description))
+	m.SiteName = collapse(f.source(v.SiteName))
+
 	if s.Path != "" {
 		m.Canonical = s.Site.Absolute(s.Path)
 	}
-	if s.Data != nil {
-		if v, ok := s.Data.String("meta_title"); ok && strings.TrimSpace(v) != "" {
-			m.Title = v
-		}
-		if v, ok := s.Data.String("meta_description"); ok {
-			m.Description = v
-		}
-		if v, ok := s.Data.Get("no_index"); ok && v == true {
-			m.NoIndex = true
+	if v.Canonical != nil {
+		if v.Canonical.Kind == KindDisabled {
+			m.Canonical = ""
+		} else if c := canonicalURL(s.Site, strings.TrimSpace(f.source(v.Canonical)), r.cfg.AllowExternalCanonicals); c != "" {
+			m.Canonical = c
 		}
 	}
-	if m.NoIndex {
-		m.Robots = "noindex"
+	m.Canonical = stripTracking(m.Canonical)
+
+	m.NoIndex = v.Robots.Indexing == "noindex"
+	m.NoFollow = v.Robots.Following == "nofollow"
+	var robots []string
+	for _, d := range []struct {
+		on    bool
+		token string
+	}{{m.NoIndex, "noindex"}, {m.NoFollow, "nofollow"}, {isTrue(v.Robots.NoArchive), "noarchive"},
+		{isTrue(v.Robots.NoImageIndex), "noimageindex"}, {isTrue(v.Robots.NoSnippet), "nosnippet"}} {
+		if d.on {
+			robots = append(robots, d.token)
+		}
 	}
-	m.InSitemap = !m.Excluded && !m.NoIndex && s.Path != ""
+	m.Robots = strings.Join(robots, ", ")
+
+	m.Image = imageURL(s.Site, strings.TrimSpace(f.source(v.Social.Image)))
+	if m.Image != "" {
+		m.ImageAlt = collapse(f.source(v.Social.ImageAlt))
+	}
+	m.TwitterCard = v.Social.TwitterCard
+	if m.TwitterCard == "" {
+		m.TwitterCard = "summary"
+		if m.Image != "" {
+			m.TwitterCard = "summary_large_image"
+		}
+	}
+	m.TwitterSite, m.TwitterCreator = v.Social.TwitterSite, v.Social.TwitterCreator
+
+	m.InSitemap = !m.NoIndex && s.Path != "" && (v.Sitemap.Enabled == nil || *v.Sitemap.Enabled)
+	if v.Sitemap.Priority != nil {
+		m.SitemapPriority = *v.Sitemap.Priority
+	}
+	m.ChangeFrequency = v.Sitemap.ChangeFrequency
+
+	if r.cfg.StructuredData && (v.JSONLD.Enabled == nil || *v.JSONLD.Enabled) {
+		m.JSONLD = jsonLD(s, v, m)
+	}
 	return m
 }
 
-var head = template.Must(template.New("head").Parse(`{{if .Title}}<title>{{.Title}}</title>
-{{end}}{{if .Description}}<meta name="description" content="{{.Description}}">
-{{end}}{{if .Canonical}}<link rel="canonical" href="{{.Canonical}}">
-{{end}}{{if .Robots}}<meta name="robots" content="{{.Robots}}">
-{{end}}`))
+func isTrue(b *bool) bool { return b != nil && *b }
 
-// Head renders the metadata as tags for a page's <head>, escaped.
-func (m Meta) Head() template.HTML {
-	if m.Excluded {
-		return `<meta name="robots" content="noindex">` + "\n"
-	}
-	var b strings.Builder
-	if err := head.Execute(&b, m); err != nil {
-		return ""
-	}
-	return template.HTML(b.String())
-}
+// collapse turns runs of white space (newlines included) into single spaces and trims.
+func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
