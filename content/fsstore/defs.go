@@ -24,6 +24,7 @@ type definitions struct {
 	navigations map[string]*content.NavigationDef
 	forms       map[string]*content.FormDef
 	taxonomies  map[string]*content.Taxonomy
+	seo         seoDocs
 }
 
 func (s *Store) definitions() *definitions {
@@ -197,6 +198,7 @@ func (s *Store) loadDefinitions() *definitions {
 			d.taxonomies[h] = &content.Taxonomy{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: str(m, "blueprint"), Route: str(m, "route")}
 		}
 	}
+	d.seo = s.loadSEODocs()
 	return d
 }
 
