@@ -75,6 +75,19 @@ type Config struct {
 		ErrorTracking          bool
 		Redirects              bool
 		Reports                bool
+		// Notes 14.1; see SEOConfig and docs/seo.md.
+		Enabled                 bool
+		Metadata                bool
+		StructuredData          bool
+		Sitemap                 bool
+		Robots                  bool
+		Humans                  bool
+		SocialImages            bool
+		AllowExternalCanonicals bool
+		AllowedRedirectOrigins  []string
+		TrailingSlash           string // never, always or preserve
+		ReportRetentionDays     int
+		ReportSnapshotLimit     int
 	}
 	StaticCache struct {
 		Enabled bool
@@ -179,6 +192,10 @@ func Default() Config {
 	c.SEO.ErrorTracking = true
 	c.SEO.Redirects = true
 	c.SEO.Reports = true
+	c.SEO.Enabled, c.SEO.Metadata, c.SEO.StructuredData = true, true, true
+	c.SEO.Sitemap, c.SEO.Robots, c.SEO.Humans = true, true, true
+	c.SEO.TrailingSlash = "never"
+	c.SEO.ReportRetentionDays, c.SEO.ReportSnapshotLimit = 90, 50
 	c.Git.StatePath = "storage/git-sync"
 	c.Public.BasePath = "/api/public"
 	c.Forms.RateLimit = 30
@@ -357,6 +374,7 @@ func (c *Config) validate() []error {
 	default:
 		bad("log.format", "must be text or json, not %q", c.Log.Format)
 	}
+	errs = append(errs, c.validateSEO()...)
 	for i, s := range c.Sites {
 		if s.Handle == "" || !content.ValidHandle(s.Handle) {
 			bad(fmt.Sprintf("sites[%d].handle", i), "must be a plain identifier")
