@@ -12,6 +12,7 @@ import (
 
 	"cms/content"
 	"cms/content/query"
+	"cms/content/seo"
 	"cms/handlers/web"
 )
 
@@ -47,7 +48,8 @@ func (a *api) collection(r *http.Request) (*content.Collection, error) {
 	return c, nil
 }
 
-// GET /api/public/entries/{collection}/{slug} (under public.basePath): one published entry.
+// GET /api/public/entries/{collection}/{slug} (under public.basePath): one published entry,
+// with its resolved SEO metadata under data.seo when the group has a resolver.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.collection(r)
 	if err != nil {
@@ -71,7 +73,24 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	return a.write(w, r, etag, `{"data":`, frag, `}`)
+	if a.SEO == nil {
+		return a.write(w, r, etag, `{"data":`, frag, `}`)
+	}
+	// The seo member depends on the entry, the SEO documents (resources/, so the definitions
+	// generation in the ETag) and the request's site.
+	site := a.Site(r)
+	etag = etag[:len(etag)-1] + "-" + site.Handle + `"`
+	if web.NoneMatch(r, etag) {
+		return a.write(w, r, etag, "", nil, "")
+	}
+	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
+		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
+	obj, err := json.Marshal(m.Object())
+	if err != nil {
+		return err
+	}
+	// frag is an object: its members, then ,"seo":{...} before its closing brace.
+	return a.write(w, r, etag, `{"data":`, frag[:len(frag)-1], `,"seo":`+string(obj)+`}}`)
 }
 
 // entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its

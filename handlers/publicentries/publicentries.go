@@ -1,7 +1,7 @@
 // Package publicentries serves published entries to anonymous clients:
 //
 //	GET {base}/entries/{collection}         list, with limit, offset, sort and filter
-//	GET {base}/entries/{collection}/{slug}  one entry
+//	GET {base}/entries/{collection}/{slug}  one entry, with its resolved SEO metadata
 //
 // Drafts are never returned, whatever the query asks. Responses are built from the store's
 // in-memory index. An entry's encoded JSON (with rendered HTML) is cached against its file hash
@@ -18,6 +18,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/content/seo"
 	"cms/handlers/web"
 )
 
@@ -55,6 +56,11 @@ type Deps struct {
 	ListCacheBytes int64
 	// Caches, if set, reports the group's caches (publicEntries.entries, publicEntries.lists).
 	Caches *lru.Registry
+	// SEO, if set, resolves the `seo` member of a single entry (not of lists), so a headless
+	// frontend renders the same tags as the site.
+	SEO *seo.Resolver
+	// Site returns the site a request is for (its canonical URLs); required with SEO.
+	Site func(*http.Request) content.Site
 }
 
 type api struct {
@@ -71,6 +77,9 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Markdown == nil {
 		errs = append(errs, errors.New("publicentries: Markdown is required"))
+	}
+	if d.SEO != nil && d.Site == nil {
+		errs = append(errs, errors.New("publicentries: Site is required with SEO"))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -4,8 +4,11 @@ package publicentries
 
 import (
 	"net/http"
+	"strings"
 
+	"cms/content"
 	"cms/content/fsstore"
+	"cms/content/seo"
 	"cms/handlers/publicentries"
 	"cms/runtime/config"
 	"cms/runtime/wire"
@@ -23,7 +26,16 @@ func Prefixes(c config.Config) []string { return publicentries.Prefixes(c.Public
 
 // Build builds the public entries group.
 func Build(s *wire.Services) (http.Handler, error) {
-	return publicentries.New(publicentries.Deps{
+	seoConfig := s.Config.SEOConfig()
+	seoConfig.Log = s.Log.With("group", "publicentries")
+	// Until requests choose their site by host (issue 11's site group), canonical URLs are on
+	// the first configured site.
+	var site content.Site
+	if len(s.Config.Sites) > 0 {
+		cs := s.Config.Sites[0]
+		site = content.Site{Handle: cs.Handle, URL: strings.TrimSuffix(cs.URL, "/"), Locale: cs.Locale, Default: true}
+	}
+	d := publicentries.Deps{
 		Store:    s.Store,
 		Markdown: s.Markdown,
 		Log:      s.Log.With("group", "publicentries"),
@@ -32,5 +44,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
 		Caches:         s.Caches,
-	})
+	}
+	if seoConfig.Enabled { // seo.enabled: false drops the seo member altogether
+		d.SEO = seo.NewResolver(seoConfig, s.Store)
+		d.Site = func(*http.Request) content.Site { return site }
+	}
+	return publicentries.New(d)
 }

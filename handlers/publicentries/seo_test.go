@@ -1,0 +1,206 @@
+package publicentries_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"cms/content"
+	"cms/content/contenttest"
+	"cms/content/fsstore"
+	"cms/content/markdown"
+	"cms/content/seo"
+	"cms/handlers/publicentries"
+	"cms/handlers/web/webtest"
+)
+
+const seoFiles = `
+-- resources/seo/sites/default.yaml --
+version: 1
+kind: site
+site: default
+seo:
+  titleSuffix: Example
+  siteName: Example
+  social: {twitterSite: '@example'}
+-- resources/seo/sections/collection/blog.yaml --
+version: 1
+kind: section
+section: collection
+handle: blog
+seo:
+  description: {kind: field, value: category}
+  sitemap: {priority: 0.8, changeFrequency: weekly}
+-- content/collections/docs/hidden.md --
+---
+title: Hidden
+status: published
+seo:
+  enabled: false
+---
+-- content/collections/docs/legacy.md --
+---
+title: Legacy
+status: published
+meta_title: Old </script> title
+og_image: img/cover.png
+canonical_url: "https://example.com/docs/legacy?utm_source=feed&page=2"
+---
+`
+
+func newSEOHandler(t *testing.T, dir string) http.Handler {
+	t.Helper()
+	st := contenttest.OpenStore(t, dir)
+	h, err := publicentries.New(publicentries.Deps{Store: st, Markdown: markdown.New(false),
+		SEO: seo.NewResolver(seo.Config{Enabled: true, Metadata: true, StructuredData: true}, st),
+		Site: func(*http.Request) content.Site {
+			return content.Site{Handle: "default", URL: "https://example.com", Locale: "en-US"}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+type seoJSON struct {
+	Excluded    bool
+	Title       string
+	Description string
+	Canonical   string
+	Robots      struct {
+		Index, Follow bool
+		Content       string
+	}
+	OpenGraph struct{ Title, Description, URL, Type, SiteName, Locale, Image, ImageAlt string }
+	Twitter   struct{ Card, Site, Creator string }
+	JSONLD    map[string]any `json:"jsonLd"`
+	Sitemap   struct {
+		Included        bool
+		Priority        *float64
+		ChangeFrequency string
+	}
+}
+
+func getSEO(t *testing.T, h http.Handler, path string) (seoJSON, *json.RawMessage) {
+	t.Helper()
+	w := webtest.Do(t, h, webtest.Request{Path: path})
+	if w.Code != http.StatusOK {
+		t.Fatalf("%s: status %d: %s", path, w.Code, w.Body)
+	}
+	var got struct {
+		Data struct {
+			Title string
+			SEO   *json.RawMessage `json:"seo"`
+		}
+	}
+	webtest.DecodeJSON(t, w, &got)
+	var s seoJSON
+	if got.Data.SEO != nil {
+		if err := json.Unmarshal(*got.Data.SEO, &s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s, got.Data.SEO
+}
+
+// TestSingleEntrySEO: the single entry carries the resolved seo object, built from the same
+// cascade as the site's head tags; lists do not.
+func TestSingleEntrySEO(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site+seoFiles)
+	h := newSEOHandler(t, dir)
+
+	s, raw := getSEO(t, h, "/api/public/entries/blog/one")
+	if raw == nil {
+		t.Fatal("no seo member")
+	}
+	if s.Title != "One | Example" || s.Description != "news" || s.Canonical != "https://example.com/blog/2026/03/05/one" ||
+		!s.Robots.Index || !s.Robots.Follow || s.Robots.Content != "" || s.Excluded {
+		t.Errorf("seo = %+v", s)
+	}
+	if s.OpenGraph.Title != "One" || s.OpenGraph.URL != s.Canonical || s.OpenGraph.Type != "article" || s.OpenGraph.SiteName != "Example" ||
+		s.OpenGraph.Locale != "en_US" || s.Twitter.Card != "summary" || s.Twitter.Site != "@example" {
+		t.Errorf("openGraph/twitter = %+v %+v", s.OpenGraph, s.Twitter)
+	}
+	if s.JSONLD["@type"] != "Article" || s.JSONLD["headline"] != "One" || s.JSONLD["url"] != s.Canonical {
+		t.Errorf("jsonLd = %v", s.JSONLD)
+	}
+	if !s.Sitemap.Included || s.Sitemap.Priority == nil || *s.Sitemap.Priority != 0.8 || s.Sitemap.ChangeFrequency != "weekly" {
+		t.Errorf("sitemap = %+v", s.Sitemap)
+	}
+
+	s, _ = getSEO(t, h, "/api/public/entries/docs/hidden")
+	if !s.Excluded || s.Robots.Index || s.Robots.Content != "noindex" || s.Sitemap.Included || s.JSONLD != nil || s.Canonical != "" {
+		t.Errorf("excluded entry seo = %+v", s)
+	}
+
+	s, _ = getSEO(t, h, "/api/public/entries/docs/legacy")
+	if s.Title != "Old </script> title | Example" || s.OpenGraph.Image != "https://example.com/assets/img/cover.png" ||
+		s.Canonical != "https://example.com/docs/legacy?page=2" || s.Twitter.Card != "summary_large_image" {
+		t.Errorf("legacy entry seo = %+v", s)
+	}
+	w := webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/docs/legacy"})
+	if strings.Contains(w.Body.String(), "</script>") {
+		t.Errorf("the body carries </script> unescaped: %s", w.Body)
+	}
+
+	// Lists stay without seo.
+	w = webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/blog"})
+	if strings.Contains(w.Body.String(), `"seo"`) {
+		t.Errorf("a list carries seo: %s", w.Body)
+	}
+}
+
+// TestSingleEntrySEOFollowsDocuments: an edited SEO document changes the seo object and the
+// ETag, without a restart.
+func TestSingleEntrySEOFollowsDocuments(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site+seoFiles)
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchPoll, PollInterval: 20 * time.Millisecond, NoSync: true, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h, err := publicentries.New(publicentries.Deps{Store: st, Markdown: markdown.New(false),
+		SEO:  seo.NewResolver(seo.Config{Enabled: true, Metadata: true}, st),
+		Site: func(*http.Request) content.Site { return content.Site{Handle: "default", URL: "https://example.com"} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "/api/public/entries/blog/one"
+	etag := webtest.Do(t, h, webtest.Request{Path: path}).Header().Get("ETag")
+	if w := webtest.Do(t, h, webtest.Request{Path: path, Header: http.Header{"If-None-Match": {etag}}}); w.Code != http.StatusNotModified {
+		t.Fatalf("unchanged: status %d", w.Code)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "resources/seo/sites/default.yaml"), []byte("seo:\n  titleSuffix: Changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(time.Minute) // a failure guard only
+	for {
+		if s, _ := getSEO(t, h, path); s.Title == "One | Changed" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the edited site document was never applied")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if w := webtest.Do(t, h, webtest.Request{Path: path, Header: http.Header{"If-None-Match": {etag}}}); w.Code != http.StatusOK {
+		t.Errorf("old ETag after the edit: status %d", w.Code)
+	}
+}
+
+func TestSEORequiresSite(t *testing.T) {
+	t.Parallel()
+	_, err := publicentries.New(publicentries.Deps{Store: contenttest.OpenStore(t, contenttest.WriteSite(t, site)), Markdown: markdown.New(false),
+		SEO: seo.NewResolver(seo.Config{}, nil)})
+	if err == nil || !strings.Contains(err.Error(), "Site is required") {
+		t.Errorf("err = %v", err)
+	}
+}
