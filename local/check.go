@@ -10,6 +10,8 @@ import (
 	"cms/content"
 	"cms/content/fsstore"
 	"cms/content/navtree"
+	"cms/content/query"
+	"cms/content/seo"
 	"cms/runtime/config"
 )
 
@@ -18,7 +20,7 @@ type checkFunc func(st *fsstore.Store, cfg config.Config) []fsstore.Problem
 
 // siteChecks are the checks `cms check` runs beyond the store's own load problems.
 func siteChecks() []checkFunc {
-	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation, checkBlueprintLists}
+	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation, checkBlueprintLists, checkSEOKeys}
 }
 
 func cmdCheck(ctx context.Context, e env, args []string) error {
@@ -126,4 +128,37 @@ func yamlValue(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
+}
+
+// checkSEOKeys reports entries and terms whose `seo:` key is not valid SeoValues: the site
+// renders them without it (the record layer is skipped), which an author would not notice. The
+// SEO documents under resources/seo are the store's own problems.
+func checkSEOKeys(st *fsstore.Store, _ config.Config) []fsstore.Problem {
+	var out []fsstore.Problem
+	report := func(file string, data *content.Map) {
+		if v, ok := data.Get("seo"); ok {
+			if _, err := seo.ParseValues(v); err != nil {
+				out = append(out, fsstore.Problem{File: file, Message: err.Error()})
+			}
+		}
+	}
+	for _, c := range st.Collections() {
+		entries, _, err := st.Entries(c.Handle, query.Query{})
+		if err != nil {
+			continue // the store reports collections that do not load
+		}
+		for _, e := range entries {
+			report(st.ContentPath("collections", c.Handle, e.Slug+".md"), e.Data)
+		}
+	}
+	for _, tax := range st.Taxonomies() {
+		terms, err := st.Terms(tax.Handle)
+		if err != nil {
+			continue
+		}
+		for _, t := range terms {
+			report(st.ContentPath("taxonomies", tax.Handle, t.Slug+".yaml"), t.Data)
+		}
+	}
+	return out
 }
