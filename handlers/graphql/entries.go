@@ -11,6 +11,7 @@ import (
 	"cms/content"
 	"cms/content/access"
 	"cms/content/query"
+	"cms/content/seo"
 )
 
 // reqState is what resolvers of one request share. graphql-go runs the resolvers of a request
@@ -278,4 +279,22 @@ func asString(v any) any {
 		return string(b)
 	}
 	return fmt.Sprint(v)
+}
+
+// resolveSEO resolves an entry's SEO metadata through the cascade and returns it in the public
+// API's shape.
+func (a *api) resolveSEO(p gql.ResolveParams) (any, error) {
+	o := p.Source.(*entryObj)
+	e := o.e
+	m := a.SEO.Resolve(seo.Subject{Site: a.Site, Kind: "entry", Section: o.cs.coll.Handle, Path: content.EntryURL(o.cs.coll, e),
+		Title: e.Title, Slug: e.Slug, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, Data: e.Data})
+	raw, err := json.Marshal(m.Object())
+	if err != nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }

@@ -35,6 +35,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/content/seo"
 	"cms/handlers/web"
 )
 
@@ -128,6 +129,10 @@ type Deps struct {
 	Config   Config
 	// Caches, if set, reports the group's caches (graphql.results, graphql.documents).
 	Caches *lru.Registry
+	// SEO, if set, gives entry types an seo field: the resolved metadata, as the public API's
+	// single entry carries it, with URLs on Site.
+	SEO  *seo.Resolver
+	Site content.Site
 }
 
 type api struct {

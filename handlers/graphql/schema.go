@@ -277,6 +277,9 @@ func (a *api) entryType(cs *collSchema, jsonType *gql.Scalar) *gql.Object {
 	for _, f := range cs.fields {
 		fields[f.name] = &gql.Field{Type: outputType(f.kind, jsonType), Description: fmt.Sprintf("Blueprint field %q.", f.handle), Resolve: customResolver(f)}
 	}
+	if a.SEO != nil { // the resolved metadata wins over a blueprint field named seo (its raw value)
+		fields["seo"] = &gql.Field{Type: jsonType, Description: "The resolved SEO metadata (docs/seo.md), as the public API's single entry carries it.", Resolve: a.resolveSEO}
+	}
 	return gql.NewObject(gql.ObjectConfig{Name: cs.typeName, Fields: fields})
 }
 

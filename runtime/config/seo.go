@@ -3,7 +3,9 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"strings"
 
+	"cms/content"
 	"cms/content/seo"
 )
 
@@ -20,6 +22,16 @@ func (c *Config) SEOConfig() seo.Config {
 		StructuredData:          c.SEO.Enabled && c.SEO.StructuredData,
 		AllowExternalCanonicals: c.SEO.AllowExternalCanonicals,
 	}
+}
+
+// SEOSite is the site whose URLs the public API's and GraphQL's SEO metadata use: the first
+// configured site, until requests choose their site by host.
+func (c *Config) SEOSite() content.Site {
+	if len(c.Sites) == 0 {
+		return content.Site{}
+	}
+	s := c.Sites[0]
+	return content.Site{Handle: s.Handle, URL: strings.TrimSuffix(s.URL, "/"), Locale: s.Locale, Default: true}
 }
 
 func (c *Config) validateSEO() []error {

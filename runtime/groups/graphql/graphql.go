@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"cms/content/fsstore"
+	"cms/content/seo"
 	gqlh "cms/handlers/graphql"
 	"cms/runtime/config"
 	"cms/runtime/wire"
@@ -27,7 +28,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if !c.Enabled {
 		return nil, nil
 	}
-	return gqlh.New(gqlh.Deps{
+	d := gqlh.Deps{
 		Store:    s.Store,
 		Auth:     s.Auth,
 		Markdown: s.Markdown,
@@ -45,5 +46,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 			DocumentCacheBytes: s.CacheBytes(wire.CacheGraphQLDocs),
 		},
 		Caches: s.Caches,
-	})
+	}
+	if seoConfig := s.Config.SEOConfig(); seoConfig.Enabled {
+		seoConfig.Log = s.Log.With("group", "graphql")
+		d.SEO, d.Site = seo.NewResolver(seoConfig, s.Store), s.Config.SEOSite()
+	}
+	return gqlh.New(d)
 }

@@ -4,7 +4,6 @@ package publicentries
 
 import (
 	"net/http"
-	"strings"
 
 	"cms/content"
 	"cms/content/fsstore"
@@ -28,13 +27,7 @@ func Prefixes(c config.Config) []string { return publicentries.Prefixes(c.Public
 func Build(s *wire.Services) (http.Handler, error) {
 	seoConfig := s.Config.SEOConfig()
 	seoConfig.Log = s.Log.With("group", "publicentries")
-	// Until requests choose their site by host (issue 11's site group), canonical URLs are on
-	// the first configured site.
-	var site content.Site
-	if len(s.Config.Sites) > 0 {
-		cs := s.Config.Sites[0]
-		site = content.Site{Handle: cs.Handle, URL: strings.TrimSuffix(cs.URL, "/"), Locale: cs.Locale, Default: true}
-	}
+	site := s.Config.SEOSite()
 	d := publicentries.Deps{
 		Store:    s.Store,
 		Markdown: s.Markdown,
