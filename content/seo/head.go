@@ -126,34 +126,49 @@ func escapeJSON(s string) string { return jsonEscaper.Replace(s) }
 // ogLocale turns a BCP 47 tag (en-US) into Open Graph's form (en_US).
 func ogLocale(l string) string { return strings.ReplaceAll(l, "-", "_") }
 
-var head = template.Must(template.New("head").Funcs(template.FuncMap{"ogLocale": ogLocale}).Parse(
-	`{{if .Title}}<title>{{.Title}}</title>
-{{end}}{{if .Description}}<meta name="description" content="{{.Description}}">
-{{end}}{{if .Canonical}}<link rel="canonical" href="{{.Canonical}}">
-{{end}}{{if .Robots}}<meta name="robots" content="{{.Robots}}">
-{{end}}{{if .Type}}{{if .SocialTitle}}<meta property="og:title" content="{{.SocialTitle}}">
-{{end}}{{if .Description}}<meta property="og:description" content="{{.Description}}">
-{{end}}{{if .Canonical}}<meta property="og:url" content="{{.Canonical}}">
-{{end}}<meta property="og:type" content="{{.Type}}">
-{{if .SiteName}}<meta property="og:site_name" content="{{.SiteName}}">
-{{end}}{{if .Locale}}<meta property="og:locale" content="{{ogLocale .Locale}}">
-{{end}}{{if .Image}}<meta property="og:image" content="{{.Image}}">
-{{if .ImageAlt}}<meta property="og:image:alt" content="{{.ImageAlt}}">
-{{end}}{{end}}{{if .TwitterCard}}<meta name="twitter:card" content="{{.TwitterCard}}">
-{{end}}{{if .TwitterSite}}<meta name="twitter:site" content="{{.TwitterSite}}">
-{{end}}{{if .TwitterCreator}}<meta name="twitter:creator" content="{{.TwitterCreator}}">
-{{end}}{{end}}`))
-
-// Head renders the metadata as tags for a page's <head>, escaped: attribute values by
-// html/template, the JSON-LD block by escapeJSON. An excluded record gets its title and noindex
+// Head renders the metadata as tags for a page's <head>, escaped: attribute values and the title
+// HTML-escaped, the JSON-LD block by escapeJSON. An excluded record gets its title and noindex
 // only.
 func (m Meta) Head() template.HTML {
 	if m.Excluded {
 		m = Meta{Title: m.Title, Robots: "noindex"}
 	}
 	var b strings.Builder
-	if err := head.Execute(&b, m); err != nil {
-		return ""
+	b.Grow(1024 + len(m.JSONLD))
+	tag := func(open, name, value string) { // <meta name="x" content="value">
+		if value != "" {
+			b.WriteString(open)
+			b.WriteString(name)
+			b.WriteString(`" content="`)
+			b.WriteString(template.HTMLEscapeString(value))
+			b.WriteString("\">\n")
+		}
+	}
+	meta := func(name, value string) { tag(`<meta name="`, name, value) }
+	prop := func(name, value string) { tag(`<meta property="`, name, value) }
+	if m.Title != "" {
+		b.WriteString("<title>" + template.HTMLEscapeString(m.Title) + "</title>\n")
+	}
+	meta("description", m.Description)
+	canonical := httpOnly(m.Canonical)
+	if canonical != "" {
+		b.WriteString(`<link rel="canonical" href="` + template.HTMLEscapeString(canonical) + "\">\n")
+	}
+	meta("robots", m.Robots)
+	if m.Type != "" {
+		prop("og:title", m.SocialTitle)
+		prop("og:description", m.Description)
+		prop("og:url", canonical)
+		prop("og:type", m.Type)
+		prop("og:site_name", m.SiteName)
+		prop("og:locale", ogLocale(m.Locale))
+		if img := httpOnly(m.Image); img != "" {
+			prop("og:image", img)
+			prop("og:image:alt", m.ImageAlt)
+		}
+		meta("twitter:card", m.TwitterCard)
+		meta("twitter:site", m.TwitterSite)
+		meta("twitter:creator", m.TwitterCreator)
 	}
 	if m.JSONLD != "" {
 		// A data block: browsers do not execute it, so a script-src policy does not apply.
@@ -162,4 +177,14 @@ func (m Meta) Head() template.HTML {
 		b.WriteString("</script>\n")
 	}
 	return template.HTML(b.String())
+}
+
+// httpOnly passes absolute http(s) URLs and drops anything else (a Meta built by hand could
+// hold javascript:).
+func httpOnly(u string) string {
+	l := strings.ToLower(u)
+	if strings.HasPrefix(l, "https://") || strings.HasPrefix(l, "http://") {
+		return u
+	}
+	return ""
 }
