@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 
 	"cms/content"
@@ -440,4 +442,45 @@ func FuzzParseValues(f *testing.F) {
 			t.Fatalf("JSON-LD broke out:\n%s", h)
 		}
 	})
+}
+
+// TestBrokenLayerLoggedOnce: a layer that does not validate is skipped with one warning naming
+// it, not one per page view, and resolving stays safe from many goroutines.
+func TestBrokenLayerLoggedOnce(t *testing.T) {
+	var buf syncBuffer
+	cfg := allOn
+	cfg.Log = slog.New(slog.NewTextHandler(&buf, nil))
+	r := seo.NewResolver(cfg, docs{"collection/blog": "robots: {indexing: sometimes}"})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 20 {
+				if m := r.Resolve(subject(t, "")); m.NoIndex || m.Title != "Hello" {
+					t.Errorf("broken layer applied: %+v", m)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	out := buf.String()
+	if n := strings.Count(out, "skipping SEO layer"); n != 1 || !strings.Contains(out, "collection blog") || !strings.Contains(out, "seo.robots.indexing") {
+		t.Errorf("%d warnings:\n%s", n, out)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
