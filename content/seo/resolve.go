@@ -167,8 +167,8 @@ func stripTracking(s string) string {
 	return base + frag
 }
 
-// imageURL makes a social image absolute: an http(s) URL as written, a path from the site's
-// root on the site, anything else an asset path under the origin's /assets/. Other schemes and
+// imageURL makes a social image absolute: an http(s) URL as written, a path under /assets/ or a
+// relative path is an asset on the origin's /assets/, any other path is on the site. Other schemes and
 // unsafe asset paths are dropped.
 func imageURL(site content.Site, v string) string {
 	switch {
@@ -181,13 +181,15 @@ func imageURL(site content.Site, v string) string {
 		return ""
 	case strings.HasPrefix(v, "//"):
 		return ""
-	case strings.HasPrefix(v, "/"):
+	case strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "/assets/"):
 		if _, err := url.Parse(v); err != nil {
 			return ""
 		}
 		return site.Absolute(v)
 	}
-	p, err := assetpath.Clean(strings.TrimPrefix(v, "assets/"))
+	// An asset: "photos/cat.jpg", or "/assets/photos/cat.jpg" as asset fields store it. Assets
+	// are served from the origin's root, also for a site on a sub-path.
+	p, err := assetpath.Clean(strings.TrimPrefix(strings.TrimPrefix(v, "/"), "assets/"))
 	if err != nil || p == "" || strings.Contains(v, ":") {
 		return ""
 	}

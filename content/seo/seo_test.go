@@ -153,6 +153,9 @@ func TestCascade(t *testing.T) {
 		{name: "social image from a field holding an asset path",
 			section: "social: {image: {kind: field, value: cover}}", record: "cover: photos/cat.jpg",
 			want: want{title: "Hello", canonical: "https://example.com/blog/hello", image: "https://example.com/assets/photos/cat.jpg", card: "summary_large_image"}},
+		{name: "social image as an asset field stores it",
+			record: "seo:\n  social: {image: /assets/photos/cat.jpg}",
+			want: want{title: "Hello", canonical: "https://example.com/blog/hello", image: "https://example.com/assets/photos/cat.jpg", card: "summary_large_image"}},
 		{name: "unsafe social image dropped",
 			record: "seo:\n  social: {image: '../../etc/passwd'}",
 			want:   want{title: "Hello", canonical: "https://example.com/blog/hello", card: "summary"}},
@@ -483,4 +486,22 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestSubPathSite: a site on a sub-path keeps its paths under it, assets stay at the origin's
+// /assets/, and the origin check compares origins only.
+func TestSubPathSite(t *testing.T) {
+	fr := content.Site{Handle: "fr", URL: "https://example.com/fr", Locale: "fr-FR"}
+	r := seo.NewResolver(allOn, nil)
+	for _, c := range []struct{ front, canonical, image string }{
+		{"", "https://example.com/fr/blog/x", ""},
+		{"seo:\n  canonical: /autre\n  social: {image: /assets/a.png}", "https://example.com/fr/autre", "https://example.com/assets/a.png"},
+		{"seo:\n  canonical: 'https://EXAMPLE.com:443/en/x'\n  social: {image: /img/a.png}", "https://EXAMPLE.com:443/en/x", "https://example.com/fr/img/a.png"},
+		{"seo:\n  canonical: 'http://example.com/x'\n  social: {image: a.png}", "https://example.com/fr/blog/x", "https://example.com/assets/a.png"},
+	} {
+		m := r.Resolve(seo.Subject{Site: fr, Kind: "entry", Section: "blog", Path: "/blog/x", Title: "X", Data: yamlMap(t, c.front)})
+		if m.Canonical != c.canonical || m.Image != c.image || m.Locale != "fr-FR" {
+			t.Errorf("%q: canonical %q image %q locale %q, want %q %q", c.front, m.Canonical, m.Image, m.Locale, c.canonical, c.image)
+		}
+	}
 }
