@@ -162,30 +162,23 @@ func (r *Resolver) Resolve(s Subject) Meta {
 	if !r.cfg.Enabled || !r.cfg.Metadata {
 		return Meta{Title: collapse(s.Title), InSitemap: s.Path != "", SitemapPriority: -1}
 	}
-	return r.resolve(s, merge(r.Layers(s)))
+	layers := r.Layers(s)
+	return r.resolve(s, merge(layers), layers)
 }
 
-// merge folds layers in order: a later layer's set sources and settings win, objects merge key by
-// key, and enabled:false anywhere sticks.
+// merge folds the settings of layers in order: a later layer's settings win, objects merge key by
+// key, and enabled:false anywhere sticks. Sources are resolved by first, layer by layer.
 func merge(layers []*Values) *Values {
 	out := &Values{}
 	for _, l := range layers {
 		if l.Enabled != nil && (out.Enabled == nil || *out.Enabled) {
 			out.Enabled = l.Enabled
 		}
-		src(&out.Title, l.Title)
-		src(&out.Description, l.Description)
-		src(&out.Canonical, l.Canonical)
-		src(&out.TitleTemplate, l.TitleTemplate)
-		src(&out.TitleSuffix, l.TitleSuffix)
-		src(&out.SiteName, l.SiteName)
 		str(&out.Robots.Indexing, l.Robots.Indexing)
 		str(&out.Robots.Following, l.Robots.Following)
 		flag(&out.Robots.NoArchive, l.Robots.NoArchive)
 		flag(&out.Robots.NoImageIndex, l.Robots.NoImageIndex)
 		flag(&out.Robots.NoSnippet, l.Robots.NoSnippet)
-		src(&out.Social.Image, l.Social.Image)
-		src(&out.Social.ImageAlt, l.Social.ImageAlt)
 		str(&out.Social.TwitterCard, l.Social.TwitterCard)
 		str(&out.Social.TwitterSite, l.Social.TwitterSite)
 		str(&out.Social.TwitterCreator, l.Social.TwitterCreator)
@@ -203,10 +196,25 @@ func merge(layers []*Values) *Values {
 	return out
 }
 
-func src(dst **Source, s *Source) {
-	if s != nil && s.Kind != KindInherit {
-		*dst = s
+// first resolves a source through the layers, last first, from layer min on: a disabled source
+// ends the search with no value; one whose value comes out empty (a field the record does not
+// have, a foreign canonical) falls back to the layer before. accept turns a source's text into
+// the value (cleaned, made absolute) or "" when it is not usable. It returns the value and the
+// layer it came from (-1: none).
+func (f fields) first(layers []*Values, min int, get func(*Values) *Source, accept func(string) string) (string, int) {
+	for i := len(layers) - 1; i >= min; i-- {
+		src := get(layers[i])
+		if src == nil || src.Kind == KindInherit {
+			continue
+		}
+		if src.Kind == KindDisabled {
+			return "", i
+		}
+		if v := accept(f.source(src)); v != "" {
+			return v, i
+		}
 	}
+	return "", -1
 }
 
 func str(dst *string, s string) {
@@ -221,7 +229,7 @@ func flag(dst **bool, b *bool) {
 	}
 }
 
-func (r *Resolver) resolve(s Subject, v *Values) Meta {
+func (r *Resolver) resolve(s Subject, v *Values, layers []*Values) Meta {
 	m := Meta{Locale: s.Site.Locale, SitemapPriority: -1, Type: "website"}
 	if s.Kind == "entry" {
 		m.Type = "article"
@@ -230,32 +238,33 @@ func (r *Resolver) resolve(s Subject, v *Values) Meta {
 		return Meta{Excluded: true, NoIndex: true, Robots: "noindex", Title: collapse(s.Title), SitemapPriority: -1}
 	}
 	f := fields{s}
-	m.SocialTitle = collapse(f.source(v.Title))
+	text := func(get func(*Values) *Source) string {
+		t, _ := f.first(layers, 0, get, collapse)
+		return t
+	}
+	m.SocialTitle = text(func(v *Values) *Source { return v.Title })
 	m.Title = m.SocialTitle
 	if m.Title != "" {
-		if v.TitleTemplate != nil && v.TitleTemplate.Kind != KindDisabled {
-			tf := f
-			tf.s.Title = m.Title // {title} in a title template is the resolved title
-			if t := collapse(tf.source(v.TitleTemplate)); t != "" {
-				m.Title = t
-			}
+		tf := f
+		tf.s.Title = m.Title // {title} in a title template is the resolved title
+		if t, _ := tf.first(layers, 0, func(v *Values) *Source { return v.TitleTemplate }, collapse); t != "" {
+			m.Title = t
 		}
-		if suffix := collapse(f.source(v.TitleSuffix)); suffix != "" {
+		if suffix := text(func(v *Values) *Source { return v.TitleSuffix }); suffix != "" {
 			m.Title += " | " + suffix
 		}
 	}
-	m.Description = collapse(f.source(v.Description))
-	m.SiteName = collapse(f.source(v.SiteName))
+	m.Description = text(func(v *Values) *Source { return v.Description })
+	m.SiteName = text(func(v *Values) *Source { return v.SiteName })
 
 	if s.Path != "" {
 		m.Canonical = s.Site.Absolute(s.Path)
 	}
-	if v.Canonical != nil {
-		if v.Canonical.Kind == KindDisabled {
-			m.Canonical = ""
-		} else if c := canonicalURL(s.Site, strings.TrimSpace(f.source(v.Canonical)), r.cfg.AllowExternalCanonicals); c != "" {
-			m.Canonical = c
-		}
+	canonical, from := f.first(layers, 0, func(v *Values) *Source { return v.Canonical }, func(u string) string {
+		return canonicalURL(s.Site, strings.TrimSpace(u), r.cfg.AllowExternalCanonicals)
+	})
+	if from >= 0 {
+		m.Canonical = canonical // "" when disabled
 	}
 	m.Canonical = stripTracking(m.Canonical)
 
@@ -273,9 +282,11 @@ func (r *Resolver) resolve(s Subject, v *Values) Meta {
 	}
 	m.Robots = strings.Join(robots, ", ")
 
-	m.Image = imageURL(s.Site, strings.TrimSpace(f.source(v.Social.Image)))
-	if m.Image != "" {
-		m.ImageAlt = collapse(f.source(v.Social.ImageAlt))
+	m.Image, from = f.first(layers, 0, func(v *Values) *Source { return v.Social.Image }, func(u string) string {
+		return imageURL(s.Site, strings.TrimSpace(u))
+	})
+	if m.Image != "" { // the alt text of that image: from its layer or a later one
+		m.ImageAlt, _ = f.first(layers, from, func(v *Values) *Source { return v.Social.ImageAlt }, collapse)
 	}
 	m.TwitterCard = v.Social.TwitterCard
 	if m.TwitterCard == "" {
