@@ -165,7 +165,7 @@ func TestCascade(t *testing.T) {
 			want: want{title: "Hello", canonical: "https://example.com/blog/hello", image: "https://example.com/assets/photos/cat.jpg", card: "summary_large_image"}},
 		{name: "social image as an asset field stores it",
 			record: "seo:\n  social: {image: /assets/photos/cat.jpg}",
-			want: want{title: "Hello", canonical: "https://example.com/blog/hello", image: "https://example.com/assets/photos/cat.jpg", card: "summary_large_image"}},
+			want:   want{title: "Hello", canonical: "https://example.com/blog/hello", image: "https://example.com/assets/photos/cat.jpg", card: "summary_large_image"}},
 		{name: "unsafe social image dropped",
 			record: "seo:\n  social: {image: '../../etc/passwd'}",
 			want:   want{title: "Hello", canonical: "https://example.com/blog/hello", card: "summary"}},
