@@ -16,8 +16,8 @@ import (
 // Config is the part of the `seo.*` configuration the resolver reads (runtime/config.SEO
 // builds it from the service configuration).
 type Config struct {
-	Enabled                 bool // seo.enabled: false = no metadata beyond <title>
-	Metadata                bool // seo.metadata: false = no metadata beyond <title>
+	Enabled                 bool // seo.enabled: false = nothing but <title>, every record in the sitemap
+	Metadata                bool // seo.metadata: false = <title> and robots only (exclusion still applies)
 	StructuredData          bool // seo.structuredData: JSON-LD
 	AllowExternalCanonicals bool // explicit canonicals on another origin are kept
 	// Log receives a warning, once per problem, when a layer does not validate and is skipped.
@@ -159,11 +159,18 @@ func sectionKind(kind string) string {
 
 // Resolve computes the metadata of one subject.
 func (r *Resolver) Resolve(s Subject) Meta {
-	if !r.cfg.Enabled || !r.cfg.Metadata {
+	if !r.cfg.Enabled {
 		return Meta{Title: collapse(s.Title), InSitemap: s.Path != "", SitemapPriority: -1}
 	}
 	layers := r.Layers(s)
-	return r.resolve(s, merge(layers), layers)
+	m := r.resolve(s, merge(layers), layers)
+	if !r.cfg.Metadata {
+		// No metadata tags, but what keeps a record out of search engines and the sitemap still
+		// applies: a robots directive is not decoration.
+		m = Meta{Excluded: m.Excluded, Title: collapse(s.Title), NoIndex: m.NoIndex, NoFollow: m.NoFollow, Robots: m.Robots,
+			InSitemap: m.InSitemap, SitemapPriority: m.SitemapPriority, ChangeFrequency: m.ChangeFrequency}
+	}
+	return m
 }
 
 // merge folds the settings of layers in order: a later layer's settings win, objects merge key by

@@ -184,6 +184,15 @@ func TestCascade(t *testing.T) {
 		{name: "seo.metadata off: title only",
 			site: "description: Site\ntitleSuffix: S", cfg: &seo.Config{Enabled: true},
 			want: want{title: "Hello", canonical: ""}},
+		{name: "seo.metadata off: noindex still applies",
+			site: "description: Site\nrobots: {indexing: noindex}", cfg: &seo.Config{Enabled: true},
+			want: want{title: "Hello", robots: "noindex", noSitemap: true}},
+		{name: "seo.metadata off: an excluded record stays excluded",
+			record: "seo:\n  enabled: false", cfg: &seo.Config{Enabled: true},
+			want: want{title: "Hello", robots: "noindex", excluded: true, noSitemap: true}},
+		{name: "seo.enabled off: nothing applies",
+			record: "seo:\n  enabled: false\n  title: X", cfg: &seo.Config{Metadata: true},
+			want: want{title: "Hello"}},
 		{name: "whitespace in titles collapses",
 			record: "seo:\n  title: {kind: field, value: long}\nlong: \"  a\\n  b  \"",
 			want:   want{title: "a b", canonical: "https://example.com/blog/hello", card: "summary"}},
@@ -204,9 +213,6 @@ func TestCascade(t *testing.T) {
 			m := seo.NewResolver(cfg, d).Resolve(subject(t, row.record))
 			got := want{title: m.Title, description: m.Description, canonical: m.Canonical, robots: m.Robots, image: m.Image,
 				imageAlt: m.ImageAlt, card: m.TwitterCard, siteName: m.SiteName, excluded: m.Excluded, noSitemap: !m.InSitemap}
-			if row.cfg != nil && !row.cfg.Metadata {
-				got.noSitemap = false
-			}
 			if got != row.want {
 				t.Errorf("\n got %+v\nwant %+v", got, row.want)
 			}
