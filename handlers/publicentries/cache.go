@@ -12,8 +12,12 @@ type cached struct {
 	etag    string
 }
 
-// entryKey names an entry without building a string per lookup.
-type entryKey struct{ collection, slug string }
+// entryKey names an entry without building a string per lookup; with seo set, it names the
+// entry's encoded SEO object on site, which shares the entry's cache and version.
+type entryKey struct {
+	collection, slug, site string
+	seo                    bool
+}
 
 func newCache[K comparable](maxBytes int64) cache[K] { return cache[K]{lru.New[K, cached](maxBytes)} }
 

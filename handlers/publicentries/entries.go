@@ -83,9 +83,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if web.NoneMatch(r, etag) {
 		return a.write(w, r, etag, "", nil, "")
 	}
-	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
-		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
-	obj, err := json.Marshal(m.Object())
+	obj, err := a.seoJSON(c, meta, site)
 	if err != nil {
 		return err
 	}
@@ -93,12 +91,30 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	return a.write(w, r, etag, `{"data":`, frag[:len(frag)-1], `,"seo":`+string(obj)+`}}`)
 }
 
+// seoJSON returns an entry's resolved SEO object on a site, encoded; cached like the entry, for
+// the same file hash and definitions (the SEO documents are under resources/).
+func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.Site) ([]byte, error) {
+	key := entryKey{collection: c.Handle, slug: meta.Slug, site: site.Handle, seo: true}
+	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
+	if obj, _, ok := a.entries.get(key, version); ok {
+		return obj, nil
+	}
+	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
+		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
+	obj, err := json.Marshal(m.Object())
+	if err != nil {
+		return nil, err
+	}
+	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, obj, "")
+	return obj, nil
+}
+
 // entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
 // ETag. The cache entry is valid while the file hash and the definitions are unchanged, so a
 // list and a single GET share the work and an unchanged entry is never rendered twice.
 func (a *api) entryJSON(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	defs := a.Store.DefinitionsGeneration()
-	key := entryKey{c.Handle, meta.Slug}
+	key := entryKey{collection: c.Handle, slug: meta.Slug}
 	version := entryVersion(meta.Hash, defs)
 	if frag, etag, ok := a.entries.get(key, version); ok {
 		return frag, etag, nil
