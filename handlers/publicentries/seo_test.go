@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,5 +203,33 @@ func TestSEORequiresSite(t *testing.T) {
 		SEO: seo.NewResolver(seo.Config{}, nil)})
 	if err == nil || !strings.Contains(err.Error(), "Site is required") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// BenchmarkSingleEntrySEO: a cached single entry with and without the seo object.
+func BenchmarkSingleEntrySEO(b *testing.B) {
+	dir := contenttest.WriteSite(b, site+seoFiles)
+	st := contenttest.OpenStore(b, dir)
+	for _, withSEO := range []bool{false, true} {
+		d := publicentries.Deps{Store: st, Markdown: markdown.New(false)}
+		if withSEO {
+			d.SEO = seo.NewResolver(seo.Config{Enabled: true, Metadata: true, StructuredData: true}, st)
+			d.Site = func(*http.Request) content.Site { return content.Site{Handle: "default", URL: "https://example.com"} }
+		}
+		h, err := publicentries.New(d)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(map[bool]string{false: "without", true: "with"}[withSEO], func(b *testing.B) {
+			r := httptest.NewRequest(http.MethodGet, "/api/public/entries/blog/one", nil)
+			b.ReportAllocs()
+			for b.Loop() {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+		})
 	}
 }
