@@ -138,7 +138,11 @@ func (r *Resolver) Layers(s Subject) []*Values {
 		layers = append(layers, legacyValues(s.Data))
 		if raw, ok := s.Data.Get("seo"); ok {
 			if v, err := ParseValues(raw); err != nil {
-				r.warn(s.Kind+" "+s.Section+"/"+s.Slug+s.Path, err)
+				name := s.Section + "/" + s.Slug
+				if s.Slug == "" {
+					name = s.Path
+				}
+				r.warn(s.Kind+" "+name, err)
 			} else {
 				layers = append(layers, v) // nested seo wins over the legacy keys
 			}
