@@ -74,7 +74,7 @@ func (f fields) expand(t string) string {
 		}
 		name := t[i+1 : i+j]
 		b.WriteString(t[:i])
-		if fieldHandle.MatchString(name) {
+		if isFieldHandle(name) {
 			b.WriteString(f.field(name))
 		} else {
 			b.WriteString(t[i : i+j+1])

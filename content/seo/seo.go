@@ -25,7 +25,8 @@ type Config struct {
 }
 
 // Docs reads the Git-authored layer documents. A missing document is (nil, nil); a document
-// that does not load is an error, and the resolver skips that layer.
+// that does not load is an error, and the resolver skips that layer. A returned map must not be
+// modified afterwards (the resolver keeps what it parsed from it); a changed file is a new map.
 type Docs interface {
 	// SEOSite returns the `seo:` value of resources/seo/sites/{site}.yaml.
 	SEOSite(site string) (*content.Map, error)
@@ -79,7 +80,33 @@ type Resolver struct {
 	docs Docs
 
 	mu     sync.Mutex
-	logged map[string]bool // problems already logged, bounded
+	logged map[string]bool          // problems already logged, bounded
+	parsed map[*content.Map]*Values // site and section documents already validated, bounded
+}
+
+// maxParsed bounds the cache of parsed documents; a site has a few dozen.
+const maxParsed = 1024
+
+// parseDoc parses a site or section document's values once: the maps Docs returns are not
+// modified afterwards (a changed file is a new map), so the pointer names the content.
+func (r *Resolver) parseDoc(m *content.Map) (*Values, error) {
+	r.mu.Lock()
+	v, ok := r.parsed[m]
+	r.mu.Unlock()
+	if ok {
+		return v, nil
+	}
+	v, err := ParseValues(m)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	if len(r.parsed) >= maxParsed {
+		clear(r.parsed) // old snapshots' maps go; current ones come back on the next pages
+	}
+	r.parsed[m] = v
+	r.mu.Unlock()
+	return v, nil
 }
 
 // NewResolver returns a resolver; docs may be nil (no site or section layers).
@@ -87,7 +114,7 @@ func NewResolver(cfg Config, docs Docs) *Resolver {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Resolver{cfg: cfg, docs: docs, logged: map[string]bool{}}
+	return &Resolver{cfg: cfg, docs: docs, logged: map[string]bool{}, parsed: map[*content.Map]*Values{}}
 }
 
 // warn logs a skipped layer once per distinct problem, so a broken record does not log on
@@ -116,7 +143,7 @@ func (r *Resolver) Layers(s Subject) []*Values {
 		if m, err := r.docs.SEOSite(s.Site.Handle); err != nil {
 			r.warn("site "+s.Site.Handle, err)
 		} else if m != nil {
-			if v, err := ParseValues(m); err != nil {
+			if v, err := r.parseDoc(m); err != nil {
 				r.warn("site "+s.Site.Handle, err)
 			} else {
 				layers = append(layers, v)
@@ -126,7 +153,7 @@ func (r *Resolver) Layers(s Subject) []*Values {
 			if m, err := r.docs.SEOSection(kind, s.Section); err != nil {
 				r.warn(kind+" "+s.Section, err)
 			} else if m != nil {
-				if v, err := ParseValues(m); err != nil {
+				if v, err := r.parseDoc(m); err != nil {
 					r.warn(kind+" "+s.Section, err)
 				} else {
 					layers = append(layers, v)
