@@ -64,3 +64,25 @@ seo:
 		t.Errorf("a valid file is reported:\n%s", out)
 	}
 }
+
+// TestCheckSEOOneLinePerFile: several problems in one document are reported on one line.
+func TestCheckSEOOneLinePerFile(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, `
+-- resources/seo/sites/default.yaml --
+version: 3
+site: other
+seo:
+  titel: x
+  robots: {indexing: nope}
+`)
+	out, _ := runCmd(t, nil, "check", "--site", dir)
+	var lines []string
+	for l := range strings.SplitSeq(strings.TrimSpace(out), "\n") {
+		lines = append(lines, l)
+	}
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "resources/seo/sites/default.yaml: version must be 1; ") ||
+		!strings.Contains(lines[0], "; seo.titel: unknown key") || !strings.Contains(lines[0], "; seo.robots.indexing:") {
+		t.Errorf("output:\n%s", out)
+	}
+}

@@ -3,6 +3,7 @@ package fsstore
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"cms/content"
 	"cms/content/seo"
@@ -97,7 +98,14 @@ func checkSEODoc(m *content.Map, kind, handle, section string) error {
 			}
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New(strings.Join(msgs, "; ")) // one line for cms check
 }
 
 // SEOSite returns the validated `seo:` value of resources/seo/sites/{site}.yaml; nil when there

@@ -137,9 +137,18 @@ func ParseValues(v any) (*Values, error) {
 		bad(k, err)
 	}
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, joinErrors(errs)
 	}
 	return out, nil
+}
+
+// joinErrors joins problems on one line, as cms check and the log print them.
+func joinErrors(errs []error) error {
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return errors.New(strings.Join(msgs, "; "))
 }
 
 var valueKeys = []string{"enabled", "title", "description", "canonical", "titleTemplate", "titleSuffix", "siteName", "robots", "social", "sitemap", "jsonLd"}
