@@ -83,6 +83,16 @@ func (f fields) expand(t string) string {
 	}
 }
 
+// sitePath makes a path written by an author ("/a b?x=1") an absolute, escaped URL on the site.
+func sitePath(site content.Site, v string) string {
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme != "" || u.Host != "" {
+		return ""
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return site.Absolute(u.String())
+}
+
 // origin returns scheme://host of an absolute URL, lower-cased and without a default port.
 func origin(u *url.URL) string {
 	host := strings.ToLower(u.Host)
@@ -110,10 +120,7 @@ func canonicalURL(site content.Site, v string, allowExternal bool) string {
 		return ""
 	}
 	if strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "//") {
-		if _, err := url.Parse(v); err != nil {
-			return ""
-		}
-		return site.Absolute(v)
+		return sitePath(site, v)
 	}
 	u, ok := httpURL(v)
 	if !ok {
@@ -182,10 +189,7 @@ func imageURL(site content.Site, v string) string {
 	case strings.HasPrefix(v, "//"):
 		return ""
 	case strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "/assets/"):
-		if _, err := url.Parse(v); err != nil {
-			return ""
-		}
-		return site.Absolute(v)
+		return sitePath(site, v)
 	}
 	// An asset: "photos/cat.jpg", or "/assets/photos/cat.jpg" as asset fields store it. Assets
 	// are served from the origin's root, also for a site on a sub-path.
