@@ -444,7 +444,7 @@ jsonLd: {enabled: true, type: Organization, custom: {sameAs: ['https://x.example
 // values resolve and render without panicking and without breaking out of the JSON-LD block.
 func FuzzParseValues(f *testing.F) {
 	for _, s := range []string{"title: x", "title: {kind: template, value: '{title}'}", "jsonLd: {type: custom, custom: {a: '</script>'}}",
-		"robots: {indexing: noindex}", "sitemap: {priority: 0.3}", "social: {image: /x.png}", "canonical: 'https://example.com/?utm_x=1'"} {
+		"robots: {indexing: noindex}", "sitemap: {priority: 0.3}", "social: {image: /x.png}", "canonical: 'https://example.com/?utm_x=1'", "canonical: '/a b?gclid=1&x=2'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
@@ -459,9 +459,21 @@ func FuzzParseValues(f *testing.F) {
 		s.Title = "</script>"
 		s.Data = content.NewMap(1)
 		s.Data.Set("seo", m)
-		h := string(seo.NewResolver(allOn, nil).Resolve(s).Head())
+		meta := seo.NewResolver(seo.Config{Enabled: true, Metadata: true, StructuredData: true, AllowExternalCanonicals: true}, nil).Resolve(s)
+		h := string(meta.Head())
 		if strings.Count(h, "</script>") > 1 {
 			t.Fatalf("JSON-LD broke out:\n%s", h)
+		}
+		for _, u := range []string{meta.Canonical, meta.Image} {
+			if u != "" && !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+				t.Fatalf("URL %q is not http(s)", u)
+			}
+			if strings.ContainsAny(u, " <>\"") {
+				t.Fatalf("URL %q is not escaped", u)
+			}
+		}
+		if strings.Contains(meta.Canonical, "utm_") || strings.Contains(meta.Canonical, "gclid") {
+			t.Fatalf("tracking parameter kept: %q", meta.Canonical)
 		}
 	})
 }
