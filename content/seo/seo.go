@@ -234,13 +234,13 @@ func merge(layers []*Values) *Values {
 	return out
 }
 
-// first resolves a source through the layers, last first, from layer min on: a disabled source
+// first resolves a source through the layers, last first, down to layer lowest: a disabled source
 // ends the search with no value; one whose value comes out empty (a field the record does not
 // have, a foreign canonical) falls back to the layer before. accept turns a source's text into
 // the value (cleaned, made absolute) or "" when it is not usable. It returns the value and the
 // layer it came from (-1: none).
-func (f fields) first(layers []*Values, min int, get func(*Values) *Source, accept func(string) string) (string, int) {
-	for i := len(layers) - 1; i >= min; i-- {
+func (f fields) first(layers []*Values, lowest int, get func(*Values) *Source, accept func(string) string) (string, int) {
+	for i := len(layers) - 1; i >= lowest; i-- {
 		src := get(layers[i])
 		if src == nil || src.Kind == KindInherit {
 			continue
