@@ -15,7 +15,7 @@ var _ publicentries.Store = (*fsstore.Store)(nil)
 
 // Group describes the public entries group for the runners.
 func Group() wire.Group {
-	return wire.Group{Name: "publicentries", Prefixes: Prefixes, Build: Build}
+	return wire.Group{Name: "publicentries", Prefixes: Prefixes, Build: Build, CORS: wire.CORSPublic}
 }
 
 // Prefixes are the paths the group serves under the configured public base path.
