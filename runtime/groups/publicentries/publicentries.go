@@ -11,7 +11,10 @@ import (
 	"cms/runtime/wire"
 )
 
-var _ publicentries.Store = (*fsstore.Store)(nil)
+var (
+	_ publicentries.Store         = (*fsstore.Store)(nil)
+	_ publicentries.ResourceStore = (*fsstore.Store)(nil)
+)
 
 // Group describes the public entries group for the runners.
 func Group() wire.Group {
@@ -24,10 +27,11 @@ func Prefixes(c config.Config) []string { return publicentries.Prefixes(c.Public
 // Build builds the public entries group.
 func Build(s *wire.Services) (http.Handler, error) {
 	return publicentries.New(publicentries.Deps{
-		Store:    s.Store,
-		Markdown: s.Markdown,
-		Log:      s.Log.With("group", "publicentries"),
-		BasePath: s.Config.Public.BasePath,
+		Store:     s.Store,
+		Markdown:  s.Markdown,
+		Resources: s.Store,
+		Log:       s.Log.With("group", "publicentries"),
+		BasePath:  s.Config.Public.BasePath,
 		// Each cache within its share of memory.cacheMiB.
 		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
