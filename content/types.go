@@ -181,7 +181,7 @@ type Permission struct {
 
 // Resources and actions a role can grant.
 var (
-	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings"}
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings", "tokens"}
 	Actions   = []string{"view", "create", "edit", "delete", "publish"}
 )
 

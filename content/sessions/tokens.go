@@ -346,3 +346,31 @@ func isLowerHex(s string) bool {
 	}
 	return true
 }
+
+// ParseLifetime reads a token lifetime: a whole number of days ("90d"), hours ("12h") or
+// minutes ("30m"). "" is the default lifetime.
+func ParseLifetime(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return DefaultAPITokenLifetime, nil
+	}
+	units := map[byte]time.Duration{'d': 24 * time.Hour, 'h': time.Hour, 'm': time.Minute}
+	unit, ok := units[s[len(s)-1]]
+	n := 0
+	digits := s[:len(s)-1]
+	for i := 0; ok && i < len(digits); i++ {
+		if c := digits[i]; c < '0' || c > '9' || n > 1e6 {
+			ok = false
+		} else {
+			n = n*10 + int(c-'0')
+		}
+	}
+	if !ok || digits == "" || n == 0 {
+		return 0, fmt.Errorf("lifetime %q must be a whole number of days, hours or minutes, such as 90d, 12h or 30m", s)
+	}
+	d := time.Duration(n) * unit
+	if d > MaxAPITokenLifetime {
+		return 0, fmt.Errorf("lifetime %q is longer than %d days", s, int(MaxAPITokenLifetime/(24*time.Hour)))
+	}
+	return d, nil
+}
