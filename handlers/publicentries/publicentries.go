@@ -54,6 +54,9 @@ type Deps struct {
 	Markdown Renderer
 	// Resources, if set, serves the public globals, navigation, taxonomies and collections.
 	Resources ResourceStore
+	// Preview, if set, lets GET {base}/entries/{collection}/{slug}?preview=TOKEN show the
+	// entry's current draft to the holder of a preview token for it (preview.go).
+	Preview PreviewVerifier
 	Log       *slog.Logger
 	BasePath  string // default "/api/public"
 	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache.

@@ -30,6 +30,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Store:     s.Store,
 		Markdown:  s.Markdown,
 		Resources: s.Store,
+		Preview:   wire.Preview(s),
 		Log:       s.Log.With("group", "publicentries"),
 		BasePath:  s.Config.Public.BasePath,
 		// Each cache within its share of memory.cacheMiB.
