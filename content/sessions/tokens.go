@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -77,9 +78,15 @@ type apiTokens struct {
 	stored  map[string]time.Time
 }
 
+// fileStamp identifies a version of the token file. Every write replaces the file by a rename,
+// so a new version is a new file (os.SameFile), even within one mtime tick.
 type fileStamp struct {
-	size int64
-	mod  time.Time
+	info os.FileInfo
+}
+
+func (a fileStamp) same(b fileStamp) bool {
+	return a.info != nil && b.info != nil && os.SameFile(a.info, b.info) &&
+		a.info.Size() == b.info.Size() && a.info.ModTime().Equal(b.info.ModTime())
 }
 
 type tokenFile struct {
@@ -106,8 +113,8 @@ func (s *Store) loadAPITokens(force bool) error {
 	if err != nil {
 		return content.Internalf("sessions.apiTokens", p, err)
 	}
-	st := fileStamp{size: info.Size(), mod: info.ModTime()}
-	if t.loaded && st == t.stamp {
+	st := fileStamp{info}
+	if t.loaded && st.same(t.stamp) {
 		t.checked = now
 		return nil
 	}
@@ -169,7 +176,7 @@ func (s *Store) saveAPITokens(list []APIToken) error {
 	t := &s.tokens
 	t.list = list
 	if info, err := s.root.Stat(p); err == nil {
-		t.stamp = fileStamp{size: info.Size(), mod: info.ModTime()}
+		t.stamp = fileStamp{info}
 	}
 	t.checked = s.opts.Now()
 	return nil

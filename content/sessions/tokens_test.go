@@ -192,3 +192,32 @@ func TestAPITokenLimits(t *testing.T) {
 }
 
 func isKind(err error, k content.Kind) bool { return err != nil && content.KindOf(err) == k }
+
+// TestAPITokenRevokedByAnotherProcess: a server notices a revocation by the CLI (another store
+// on the same folder) at the next file check, and never writes the revoked token back.
+func TestAPITokenRevokedByAnotherProcess(t *testing.T) {
+	t.Parallel()
+	f := open(t, nil)
+	cli, err := sessions.Open(sessions.Options{Root: f.root, SweepInterval: -1, NoSync: true, Now: f.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	tok, rec, err := cli.CreateAPIToken(t.Context(), "CI", "reader", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.st.ValidateAPIToken(t.Context(), tok); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cli.RevokeAPIToken(t.Context(), rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(sessions.DefaultRecheckAfter)
+	if _, err := f.st.ValidateAPIToken(t.Context(), tok); !isKind(err, content.Unauthenticated) {
+		t.Errorf("after the CLI revoked it: %v, want unauthenticated", err)
+	}
+	if list, _ := cli.APITokens(); len(list) != 0 {
+		t.Errorf("the revoked token came back: %+v", list)
+	}
+}
