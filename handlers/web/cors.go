@@ -34,13 +34,20 @@ type CORS struct {
 	maxAge   string   // Access-Control-Max-Age, "" = the browser's default
 }
 
-// corsRequestHeaders are the request headers a preflight may ask for, per mode.
-var corsRequestHeaders = map[CORSMode][]string{
-	CORSPublic:        {"accept", "accept-language", "content-language", "content-type", "if-none-match", "if-modified-since", "x-request-id"},
-	CORSAuthenticated: {"accept", "accept-language", "authorization", "content-language", "content-type", "if-match", "if-none-match", "if-modified-since", "x-request-id"},
-}
+// The request headers a preflight may ask for: anonymous routes take no credentials, so not
+// Authorization; the others also take If-Match for their writes. Nothing that a server trusts
+// (X-Forwarded-Proto, Forwarded) is ever allowed.
+var (
+	corsPublicHeaders = []string{"accept", "accept-language", "content-language", "content-type", "if-none-match", "if-modified-since", "x-request-id"}
+	corsAuthHeaders   = []string{"accept", "accept-language", "authorization", "content-language", "content-type", "if-match", "if-none-match", "if-modified-since", "x-request-id"}
+)
 
-func init() { corsRequestHeaders[CORSPrivate] = corsRequestHeaders[CORSAuthenticated] }
+func corsRequestHeaders(m CORSMode) []string {
+	if m == CORSPublic {
+		return corsPublicHeaders
+	}
+	return corsAuthHeaders
+}
 
 // varyOrigin is the Vary value of every response under a policy, shared so that the requests
 // without an Origin (most, and every same-origin GET) allocate nothing here.
@@ -194,7 +201,7 @@ func (c *CORS) preflight(w http.ResponseWriter, r *http.Request, routes allower,
 		if f = strings.ToLower(strings.TrimSpace(f)); f == "" {
 			continue
 		}
-		if !slices.Contains(corsRequestHeaders[m], f) {
+		if !slices.Contains(corsRequestHeaders(m), f) {
 			WriteError(w, r, &Error{Status: http.StatusForbidden, Code: "CORS_REJECTED",
 				Message: fmt.Sprintf("Request header %s is not allowed on %s", f, r.URL.Path)})
 			return

@@ -177,7 +177,7 @@ func BenchmarkCORSNoOrigin(b *testing.B) {
 			w := httptest.NewRecorder()
 			b.ReportAllocs()
 			for b.Loop() {
-				clear(w.HeaderMap)
+				clear(w.Header())
 				bc.h.ServeHTTP(w, r)
 			}
 		})
