@@ -56,9 +56,9 @@ type Deps struct {
 	Resources ResourceStore
 	// Preview, if set, lets GET {base}/entries/{collection}/{slug}?preview=TOKEN show the
 	// entry's current draft to the holder of a preview token for it (preview.go).
-	Preview PreviewVerifier
-	Log       *slog.Logger
-	BasePath  string // default "/api/public"
+	Preview  PreviewVerifier
+	Log      *slog.Logger
+	BasePath string // default "/api/public"
 	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache.
 	CacheBytes int64
 	// ListCacheBytes bounds the cache of list responses; 0 = a quarter of CacheBytes, negative =
