@@ -73,9 +73,22 @@ type apiTokens struct {
 	mu      sync.Mutex
 	loaded  bool
 	list    []APIToken
-	stamp   fileStamp // of the file as last read or written
-	checked time.Time // when stamp was last compared with the file
-	stored  map[string]time.Time
+	stamp   fileStamp            // of the file as last read or written
+	checked time.Time            // when stamp was last compared with the file
+	stored  map[string]time.Time // id -> last use seen by this process
+	digests map[string][32]byte  // id -> the decoded hash, compared in constant time
+}
+
+// setList makes list current and decodes its hashes. s.tokens.mu must be held.
+func (t *apiTokens) setList(list []APIToken) {
+	t.list = list
+	t.digests = make(map[string][32]byte, len(list))
+	for _, tok := range list {
+		var d [32]byte
+		if n, err := hex.Decode(d[:], []byte(tok.Hash)); err == nil && n == len(d) {
+			t.digests[tok.ID] = d // a malformed hash matches nothing
+		}
+	}
 }
 
 // fileStamp identifies a version of the token file. Every write replaces the file by a rename,
@@ -107,7 +120,8 @@ func (s *Store) loadAPITokens(force bool) error {
 	p := s.apiTokensPath()
 	info, err := s.root.Stat(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.list, t.stamp, t.loaded, t.checked = nil, fileStamp{}, true, now
+		t.setList(nil)
+		t.stamp, t.loaded, t.checked = fileStamp{}, true, now
 		return nil
 	}
 	if err != nil {
@@ -137,7 +151,8 @@ func (s *Store) loadAPITokens(force bool) error {
 		// Refuse every token rather than guess: a broken file is fixed or removed by hand.
 		return content.Internalf("sessions.apiTokens", p, fmt.Errorf("malformed token file: %w", err))
 	}
-	t.list, t.stamp, t.loaded, t.checked = tf.Tokens, st, true, now
+	t.setList(tf.Tokens)
+	t.stamp, t.loaded, t.checked = st, true, now
 	if t.stored == nil {
 		t.stored = map[string]time.Time{}
 	}
@@ -174,7 +189,7 @@ func (s *Store) saveAPITokens(list []APIToken) error {
 		return content.Internalf(op, p, err)
 	}
 	t := &s.tokens
-	t.list = list
+	t.setList(list)
 	if info, err := s.root.Stat(p); err == nil {
 		t.stamp = fileStamp{info}
 	}
@@ -297,7 +312,8 @@ func (s *Store) ValidateAPIToken(ctx context.Context, tok string) (APIToken, err
 	if !IsAPIToken(tok) || !ok || len(id) != apiTokenIDLen || len(secret) != apiTokenSecretLen || !isLowerHex(id) || !isLowerHex(secret) {
 		return APIToken{}, content.Unauthenticatedf(op, "Invalid or expired API token")
 	}
-	sum := sha256.Sum256([]byte(tok))
+	var buf [len(APITokenPrefix) + apiTokenIDLen + 1 + apiTokenSecretLen]byte // the checks above fix the length
+	sum := sha256.Sum256(buf[:copy(buf[:], tok)])
 	t := &s.tokens
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -309,8 +325,8 @@ func (s *Store) ValidateAPIToken(ctx context.Context, tok string) (APIToken, err
 		return APIToken{}, content.Unauthenticatedf(op, "Invalid or expired API token")
 	}
 	rec := t.list[i]
-	want, err := hex.DecodeString(rec.Hash)
-	if err != nil || subtle.ConstantTimeCompare(want, sum[:]) != 1 {
+	want, ok := t.digests[id]
+	if !ok || subtle.ConstantTimeCompare(want[:], sum[:]) != 1 {
 		return APIToken{}, content.Unauthenticatedf(op, "Invalid or expired API token")
 	}
 	now := s.opts.Now()
@@ -341,7 +357,6 @@ func (s *Store) ValidateAPIToken(ctx context.Context, tok string) (APIToken, err
 			s.opts.Log.Warn("could not record an API token's last use", "token_id", id, "err", err)
 		}
 	}
-	rec.LastUsedAt = now.UTC().Format(TimeFormat)
 	return rec, nil
 }
 

@@ -221,3 +221,30 @@ func TestAPITokenRevokedByAnotherProcess(t *testing.T) {
 		t.Errorf("the revoked token came back: %+v", list)
 	}
 }
+
+// BenchmarkValidateAPIToken is BenchmarkValidate for an API token (one mutex, one SHA-256, no
+// I/O between file checks): go test -run XXX -bench Validate -benchtime 100000x ./content/sessions/
+func BenchmarkValidateAPIToken(b *testing.B) {
+	root, err := os.OpenRoot(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	st, err := sessions.Open(sessions.Options{Root: root, SweepInterval: -1, NoSync: true, RecheckAfter: time.Hour})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	tok, _, err := st.CreateAPIToken(b.Context(), "bench", "reader", "", 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := st.ValidateAPIToken(b.Context(), tok); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
