@@ -37,6 +37,9 @@ const (
 	maxToken   = 128
 )
 
+// sigEncoding spells signatures; Strict refuses the other spellings of the last character.
+var sigEncoding = base64.RawURLEncoding.Strict()
+
 // Signer issues and checks preview tokens of one site.
 type Signer struct {
 	root     *os.Root
@@ -124,7 +127,7 @@ func (s *Signer) Sign(collection, slug string, ttl time.Duration) (string, time.
 		return "", time.Time{}, err
 	}
 	exp := s.now().Add(ttl).Truncate(time.Second)
-	sig := base64.RawURLEncoding.EncodeToString(mac(key, collection, slug, exp.Unix()))
+	sig := sigEncoding.EncodeToString(mac(key, collection, slug, exp.Unix()))
 	return "v1." + strconv.FormatInt(exp.Unix(), 10) + "." + sig, exp.UTC(), nil
 }
 
@@ -142,11 +145,12 @@ func (s *Signer) Verify(token, collection, slug string) error {
 	if !ok1 || !ok2 || ver != "v1" {
 		return bad
 	}
+	// Only the canonical spelling of a token is accepted: one token, one string.
 	exp, err := strconv.ParseInt(expS, 10, 64)
-	if err != nil || !s.now().Before(time.Unix(exp, 0)) {
+	if err != nil || strconv.FormatInt(exp, 10) != expS || !s.now().Before(time.Unix(exp, 0)) {
 		return bad
 	}
-	sig, err := base64.RawURLEncoding.DecodeString(sigS)
+	sig, err := sigEncoding.DecodeString(sigS)
 	if err != nil {
 		return bad
 	}

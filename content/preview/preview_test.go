@@ -88,3 +88,26 @@ func TestPreviewReadOnly(t *testing.T) {
 		t.Errorf("read-only Verify with the writer's key: %v", err)
 	}
 }
+
+// FuzzVerify: no input panics, and nothing but the signed token opens the entry.
+func FuzzVerify(f *testing.F) {
+	r, err := os.OpenRoot(f.TempDir())
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer r.Close()
+	s := preview.New(r, false, nil)
+	tok, _, err := s.Sign("blog", "plan", 0)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{tok, "", "v1..", "v1.1.", "v1.-1.AAAA", "v2." + tok[3:], tok + "=", strings.Repeat("v1.", 50)} {
+		f.Add(seed, "blog", "plan")
+	}
+	f.Fuzz(func(t *testing.T, token, collection, slug string) {
+		err := s.Verify(token, collection, slug)
+		if err == nil && (token != tok || collection != "blog" || slug != "plan") {
+			t.Fatalf("Verify(%q, %q, %q) accepted", token, collection, slug)
+		}
+	})
+}
