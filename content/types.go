@@ -77,6 +77,8 @@ type Collection struct {
 	Taxonomies    []string `json:"taxonomies"`
 	Template      string   `json:"template,omitempty"`
 	Layout        string   `json:"layout,omitempty"`
+	// Public opts the definition into the public API's GET {base}/collections (`public: true`).
+	Public bool `json:"public,omitempty"`
 }
 
 // Blueprint kinds (folders under resources/blueprints).
@@ -179,7 +181,7 @@ type Permission struct {
 
 // Resources and actions a role can grant.
 var (
-	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings"}
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings", "tokens"}
 	Actions   = []string{"view", "create", "edit", "delete", "publish"}
 )
 
@@ -201,6 +203,7 @@ type GlobalDef struct {
 	Handle    string `json:"handle"`
 	Title     string `json:"title"`
 	Blueprint string `json:"blueprint"`
+	Public    bool   `json:"public,omitempty"` // readable anonymously at GET {public.basePath}/globals/{handle}
 }
 
 // NavigationDef is a navigation definition from resources/navigations/{handle}.yaml.
@@ -210,6 +213,7 @@ type NavigationDef struct {
 	Blueprint   string   `json:"blueprint,omitempty"`
 	MaxDepth    *int     `json:"max_depth,omitempty"` // nil = unlimited; 0 = flat list
 	Collections []string `json:"collections,omitempty"`
+	Public      bool     `json:"public,omitempty"` // readable anonymously at GET {public.basePath}/navigation/{handle}
 }
 
 // NavItem is one node of a navigation tree.
@@ -246,6 +250,7 @@ type Taxonomy struct {
 	Title     string `json:"title"`
 	Blueprint string `json:"blueprint,omitempty"`
 	Route     string `json:"route,omitempty"`
+	Public    bool   `json:"public,omitempty"` // terms readable anonymously at GET {public.basePath}/taxonomies/{handle}
 }
 
 // Term is one term of a taxonomy from content/taxonomies/{taxonomy}/{slug}.yaml.

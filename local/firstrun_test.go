@@ -144,6 +144,24 @@ func TestDevFirstRun(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `href="/cp"`) {
 		t.Errorf("GET / = %d\n%s", resp.StatusCode, body)
 	}
+	// The starter opts its site global and main navigation into the public API, and a frontend's
+	// dev server on another localhost port may read them.
+	for path, want := range map[string]string{
+		"/api/public/globals/site-settings": `"site_name":"Starter Site"`,
+		"/api/public/navigation/main":       `"items":[`,
+	} {
+		req, _ := http.NewRequest("GET", base+path, nil)
+		req.Header.Set("Origin", "http://localhost:5173")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), want) || resp.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
+			t.Errorf("GET %s = %d (Access-Control-Allow-Origin %q)\n%s", path, resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), body)
+		}
+	}
 }
 
 // The starter site keeps secrets and derived state out of git, and its text about git is true

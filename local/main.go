@@ -106,6 +106,9 @@ func commands() map[string]command {
 			usage: "reset-password [--site DIR] [--password-stdin] EMAIL", example: "cms reset-password --site ./my-site admin@example.com"},
 		"snapshot": {summary: "write the entry index snapshot (.cms/) after copying a site into place", run: cmdSnapshot,
 			usage: "snapshot [--site DIR]", example: "cms snapshot --site /mnt/site"},
+		"token": {summary: "create, list or revoke API tokens (service tokens for frontends and CI)", run: cmdToken,
+			usage:   "token create [--site DIR] --name NAME --role ROLE [--expires 90d] [--user ID] | cms token list [--site DIR] | cms token revoke [--site DIR] ID",
+			example: "cms token create --site ./my-site --name 'Site build' --role reader --expires 30d"},
 		"version": {summary: "print the version", run: cmdVersion, usage: "version", example: "cms version"},
 	}
 }

@@ -16,6 +16,29 @@ type Principal struct {
 	SessionID string // hash of the session token (never the token)
 	ViaCookie bool   // the token came from the cms_session cookie (CSRF rules apply)
 	ExpiresAt string
+	// TokenID is the public id of the API token the caller used; "" for a session. Such a
+	// caller's User is not a person: its ID is "token:" + TokenID, so no self-service rule
+	// (own profile, own password) ever applies to a token.
+	TokenID string
+}
+
+// AdminRole is the role that only an administrator may hand on (see MissingForRole).
+const AdminRole = "admin"
+
+// HasRole reports whether p holds the role with handle h.
+func (p *Principal) HasRole(h string) bool {
+	return p != nil && slices.ContainsFunc(p.Roles, func(r *content.Role) bool { return r.Handle == h })
+}
+
+// MissingForRole lists what p lacks to let someone act with role r: each of its grants p does
+// not hold, and the admin role itself when r is it and p does not hold it (an administrator's
+// powers go beyond its grants). None means r can do nothing p cannot.
+func (p *Principal) MissingForRole(r *content.Role) []string {
+	missing := p.Missing(r.Permissions)
+	if r.Handle == AdminRole && !p.HasRole(AdminRole) {
+		missing = append(missing, "the "+AdminRole+" role")
+	}
+	return missing
 }
 
 // Can reports whether any permission of any role grants action on resource. An unscoped grant

@@ -165,12 +165,12 @@ func (s *Store) loadDefinitions() *definitions {
 	}
 	for h, p := range s.yamlFiles(s.resourcePath("globals")) {
 		if m, ok := s.readYAMLMap(p); ok {
-			d.globals[h] = &content.GlobalDef{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: strOr(m, "blueprint", h)}
+			d.globals[h] = &content.GlobalDef{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: strOr(m, "blueprint", h), Public: boolean(m, "public")}
 		}
 	}
 	for h, p := range s.yamlFiles(s.resourcePath("navigations")) {
 		if m, ok := s.readYAMLMap(p); ok {
-			n := &content.NavigationDef{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: str(m, "blueprint"), Collections: strs(m, "collections")}
+			n := &content.NavigationDef{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: str(m, "blueprint"), Collections: strs(m, "collections"), Public: boolean(m, "public")}
 			if v, ok := m.Get("max_depth"); ok && v != nil {
 				md, ok := v.(int64)
 				if !ok || md < 0 {
@@ -195,7 +195,7 @@ func (s *Store) loadDefinitions() *definitions {
 	}
 	for h, p := range s.yamlFiles(s.resourcePath("taxonomies")) {
 		if m, ok := s.readYAMLMap(p); ok {
-			d.taxonomies[h] = &content.Taxonomy{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: str(m, "blueprint"), Route: str(m, "route")}
+			d.taxonomies[h] = &content.Taxonomy{Handle: h, Title: strOr(m, "title", titleCase(h)), Blueprint: str(m, "blueprint"), Route: str(m, "route"), Public: boolean(m, "public")}
 		}
 	}
 	d.seo = s.loadSEODocs()
@@ -233,6 +233,7 @@ func parseCollection(h string, m *content.Map) *content.Collection {
 		Taxonomies:    strs(m, "taxonomies"),
 		Template:      str(m, "template"),
 		Layout:        str(m, "layout"),
+		Public:        boolean(m, "public"),
 	}
 	if c.Taxonomies == nil {
 		c.Taxonomies = []string{}

@@ -163,6 +163,8 @@ type Store struct {
 	epoch     uint64 // bumped by every removal, so a read racing one is not cached
 	lastLogin map[string]time.Time
 
+	tokens apiTokens // API tokens (tokens.go)
+
 	closed chan struct{}
 	wg     sync.WaitGroup
 }

@@ -107,8 +107,13 @@ func (a *api) checkPassword(ctx context.Context, email, pw, address string) (*co
 // POST /api/auth/logout: end the current session and clear the cookie.
 func (a *api) logout(w http.ResponseWriter, r *http.Request) error {
 	// Authenticated applies the same-origin rule to cookie sessions before anything changes.
-	if _, err := web.Authenticated(a.Authenticator, r); err != nil {
+	p, err := web.Authenticated(a.Authenticator, r)
+	if err != nil {
 		return err
+	}
+	if p.TokenID != "" {
+		// Ending nothing while answering success would leave the caller believing it revoked it.
+		return web.BadRequest("An API token is not a session: revoke it with DELETE /api/tokens/%s", p.TokenID)
 	}
 	tok, _ := authn.TokenFrom(r)
 	if err := a.Sessions.Destroy(r.Context(), tok); err != nil {

@@ -1,6 +1,8 @@
 // Package authn is the one HTTP adapter of authentication: it reads the session token of a
 // request from its two carriers ("Authorization: Bearer" first, else the cms_session cookie),
-// resolves it to the caller through [sessions.Resolver], and builds the session cookie. The
+// resolves it to the caller through [sessions.Resolver], and builds the session cookie. A bearer
+// credential starting with "cms_tok_" is an API token, which the same resolver checks against
+// the hashed token file (never accepted from the cookie). The
 // runners construct its [Authenticator] in runtime/wire, and the handler tests build the same one
 // (webtest.NewAuth, authtest.New). It belongs to no endpoint group, so every group and every
 // Lambda function may link it without linking another group's code.

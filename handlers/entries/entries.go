@@ -5,6 +5,7 @@
 //	GET    /api/entries/{collection}/{slug}  one entry with its contentHash (also the ETag)
 //	PUT    /api/entries/{collection}/{slug}  update; needs the contentHash it was read with
 //	DELETE /api/entries/{collection}/{slug}  delete
+//	POST   /api/entries/{collection}/{slug}/preview  a short-lived draft-preview token (preview.go)
 //	GET    /api/collections                  collection definitions
 //	GET    /api/collections/{handle}         one collection definition
 //
@@ -74,6 +75,10 @@ type Deps struct {
 	Caches *lru.Registry
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
+	// Preview, if set, issues draft-preview tokens; PublicBasePath (default /api/public) is
+	// where the public API that honours them lives.
+	Preview        PreviewSigner
+	PublicBasePath string
 }
 
 type api struct {
@@ -95,6 +100,9 @@ func New(d Deps) (http.Handler, error) {
 	if d.BodyLimit <= 0 {
 		d.BodyLimit = web.DefaultBodyLimit
 	}
+	if d.PublicBasePath == "" {
+		d.PublicBasePath = "/api/public"
+	}
 	a := &api{Deps: d, cache: lru.New[string, fragment](d.CacheBytes)}
 	d.Caches.Register("entries", a.cache)
 	rt := web.NewRouter()
@@ -103,6 +111,9 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("GET /api/entries/{collection}/{slug}", a.get)
 	rt.HandleFunc("PUT /api/entries/{collection}/{slug}", a.update)
 	rt.HandleFunc("DELETE /api/entries/{collection}/{slug}", a.delete)
+	if d.Preview != nil {
+		rt.HandleFunc("POST /api/entries/{collection}/{slug}/preview", a.preview)
+	}
 	rt.HandleFunc("GET /api/collections", a.collections)
 	rt.HandleFunc("GET /api/collections/{handle}", a.collection)
 	rt.NotFound("/api/entries/")

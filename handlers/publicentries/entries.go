@@ -51,6 +51,9 @@ func (a *api) collection(r *http.Request) (*content.Collection, error) {
 // GET /api/public/entries/{collection}/{slug} (under public.basePath): one published entry,
 // with its resolved SEO metadata under data.seo when the group has a resolver.
 func (a *api) get(w http.ResponseWriter, r *http.Request) error {
+	if r.URL.RawQuery != "" && r.URL.Query().Has("preview") {
+		return a.previewEntry(w, r) // preview.go: a draft for a signed token, never cached
+	}
 	c, err := a.collection(r)
 	if err != nil {
 		return err

@@ -1,7 +1,13 @@
-// Package publicentries serves published entries to anonymous clients:
+// Package publicentries serves published entries, and the definitions and resources that opt in
+// with `public: true`, to anonymous clients:
 //
 //	GET {base}/entries/{collection}         list, with limit, offset, sort and filter
 //	GET {base}/entries/{collection}/{slug}  one entry, with its resolved SEO metadata
+//	GET {base}/collections                  public collection definitions
+//	GET {base}/globals/{handle}             a public global's values
+//	GET {base}/navigation/{handle}          a public navigation, published targets only
+//	GET {base}/taxonomies/{handle}          a public taxonomy's terms
+//	GET {base}/taxonomies/{handle}/{slug}   one term
 //
 // Drafts are never returned, whatever the query asks. Responses are built from the store's
 // in-memory index. An entry's encoded JSON (with rendered HTML) is cached against its file hash
@@ -47,6 +53,11 @@ type Renderer interface {
 type Deps struct {
 	Store    Store
 	Markdown Renderer
+	// Resources, if set, serves the public globals, navigation, taxonomies and collections.
+	Resources ResourceStore
+	// Preview, if set, lets GET {base}/entries/{collection}/{slug}?preview=TOKEN show the
+	// entry's current draft to the holder of a preview token for it (preview.go).
+	Preview  PreviewVerifier
 	Log      *slog.Logger
 	BasePath string // default "/api/public"
 	// CacheBytes bounds the cache of encoded entries; 0 = 128 MiB, negative = no cache.
@@ -103,6 +114,9 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}", a.list)
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)
+	for _, ro := range a.resourceRoutes() {
+		rt.HandleFunc(ro.pattern, ro.h)
+	}
 	rt.NotFound(d.BasePath + "/")
 	return rt, nil
 }

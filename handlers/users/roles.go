@@ -6,12 +6,13 @@ import (
 	"slices"
 
 	"cms/content"
+	"cms/content/access"
 	"cms/handlers/web"
 )
 
 // protectedRole cannot be changed or deleted over the API: losing it could lock every
 // administrator out.
-const protectedRole = "admin"
+const protectedRole = access.AdminRole
 
 // roleView is a role as the API shows it; permissions are never null.
 func roleView(r *content.Role) content.Role {

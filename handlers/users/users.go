@@ -12,6 +12,9 @@
 //	POST   /api/roles                   create a role                   users:edit
 //	PUT    /api/roles/{handle}          update a role (not admin)       users:edit
 //	DELETE /api/roles/{handle}          delete an unassigned role       users:delete
+//	GET    /api/tokens                  list API tokens (no secrets)    tokens:view
+//	POST   /api/tokens                  create an API token (shown once) tokens:create, and every grant of its role
+//	DELETE /api/tokens/{id}             revoke an API token             tokens:delete
 //
 // "me" may stand for the caller's id in every /api/users/{id} path. Password hashes never leave
 // the server. Changing a user's password, email or roles, or deleting the user, ends all of the
@@ -98,7 +101,9 @@ type Deps struct {
 	Store       Store
 	Sessions    Sessions
 	Credentials CredentialValidator
-	Auth        web.Authenticator
+	// Tokens, if set, serves /api/tokens (API tokens, tokens.go).
+	Tokens Tokens
+	Auth   web.Authenticator
 	// SecureCookies marks a re-issued session cookie Secure (production).
 	SecureCookies bool
 	Log           *slog.Logger
@@ -155,6 +160,14 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("PUT /api/roles/{handle}", a.updateRole)
 	rt.HandleFunc("DELETE /api/roles/{handle}", a.deleteRole)
 	rt.NotFound("/api/roles/")
+	if d.Tokens != nil {
+		rt.HandleFunc("GET /api/tokens", a.listTokens)
+		rt.HandleFunc("POST /api/tokens", a.createToken)
+		rt.HandleFunc("DELETE /api/tokens/{id}", a.revokeToken)
+	} else {
+		rt.NotFound("/api/tokens")
+	}
+	rt.NotFound("/api/tokens/")
 	return rt, nil
 }
 
@@ -169,5 +182,5 @@ func asMe(f web.HandlerFunc) web.HandlerFunc {
 // Prefixes are the path prefixes the group serves. Both the exact paths and the subtrees are
 // listed, because a ServeMux prefix pattern "/api/users/" does not match "/api/users".
 func Prefixes() []string {
-	return []string{"/api/users", "/api/users/", "/api/roles", "/api/roles/"}
+	return []string{"/api/users", "/api/users/", "/api/roles", "/api/roles/", "/api/tokens", "/api/tokens/"}
 }

@@ -64,7 +64,8 @@ func SafeMethod(m string) bool {
 // The request's scheme is https over TLS, or when a TLS-terminating proxy says so in
 // X-Forwarded-Proto (its first value: the hop the browser spoke to); otherwise http. A page
 // cannot set that header on a cross-origin request without a CORS preflight, which this server
-// never grants, so trusting it here helps no attacker. When no proxy says, but the browser
+// never grants for it (CORS allows only a fixed list of request headers), so trusting it here
+// helps no attacker. When no proxy says, but the browser
 // vouches with Sec-Fetch-Site: same-origin, the Origin's scheme is taken as the request's.
 func SameOrigin(r *http.Request) bool {
 	if SafeMethod(r.Method) {

@@ -91,6 +91,17 @@ func (rt *Router) Routes() []string {
 	return out
 }
 
+// Allowed returns the Allow header of the route r's path matches (its methods, HEAD with GET),
+// or false when no route matches: what a CORS preflight may ask for ([CORS.Wrap]).
+func (rt *Router) Allowed(r *http.Request) (string, bool) {
+	h, _ := rt.mux.Handler(r)
+	ro, ok := h.(*route)
+	if !ok {
+		return "", false
+	}
+	return ro.allow, true
+}
+
 // ServeHTTP dispatches to the registered handler.
 func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }
 

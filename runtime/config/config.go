@@ -22,6 +22,7 @@ import (
 
 	"cms/content"
 	"cms/content/frontmatter"
+	"cms/handlers/web"
 )
 
 // FileName is the configuration file at the site root.
@@ -99,6 +100,13 @@ type Config struct {
 	Public struct {
 		BasePath string // base path of the public read API
 	}
+	// CORS is the cross-origin policy (handlers/web.CORS): origins may be exact
+	// ("https://app.example.com"), a host with any port ("http://localhost:*"), or "*" (anonymous
+	// public routes only). None in production unless set; "http://localhost:*" in development.
+	CORS struct {
+		Origins       []string
+		MaxAgeSeconds int
+	}
 	Markdown struct {
 		AllowHTML bool // render raw HTML in Markdown instead of escaping it
 	}
@@ -145,12 +153,17 @@ type Config struct {
 	BasePath string
 
 	introspectionSet bool
+	corsOriginsSet   bool
 
 	// ReadOnly is set when the site folder is not writable; Disabled then lists the options
 	// that were switched off because of it.
 	ReadOnly bool
 	Disabled []string
 }
+
+// DevCORSOrigin is cors.origins in development when unset: a frontend's dev server on any port
+// of localhost may read the public API.
+const DevCORSOrigin = "http://localhost:*"
 
 // MemoryHeadroomMiB is what the process needs beyond its caches (index, requests in flight,
 // garbage not yet collected): memory.limitMiB must leave at least this much above
@@ -198,6 +211,7 @@ func Default() Config {
 	c.SEO.ReportRetentionDays, c.SEO.ReportSnapshotLimit = 90, 50
 	c.Git.StatePath = "storage/git-sync"
 	c.Public.BasePath = "/api/public"
+	c.CORS.MaxAgeSeconds = 600
 	c.Forms.RateLimit = 30
 	c.Forms.MaxBodyBytes = 64 << 10
 	c.Hooks.MaxModuleBytes = 8 << 20
@@ -288,6 +302,9 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 	if c.Production() && !c.introspectionSet {
 		c.GraphQL.Introspection = false
 	}
+	if c.Env == "development" && !c.corsOriginsSet {
+		c.CORS.Origins = []string{DevCORSOrigin}
+	}
 	errs = append(errs, c.validate()...)
 	if len(errs) > 0 {
 		return c, warns, fmt.Errorf("invalid configuration:\n  %w", joinLines(errs))
@@ -339,6 +356,12 @@ func (c *Config) validate() []error {
 	}
 	if c.BasePath != "" && (!strings.HasPrefix(c.BasePath, "/") || strings.HasSuffix(c.BasePath, "/")) {
 		bad("basePath", "must be empty or start with / and not end with /, not %q", c.BasePath)
+	}
+	if _, err := web.NewCORS(c.CORS.Origins, c.CORS.MaxAgeSeconds); err != nil {
+		bad("cors.origins", "%v", err)
+	}
+	if c.CORS.MaxAgeSeconds > 86400 {
+		bad("cors.maxAgeSeconds", "must be at most 86400 (a day), not %d", c.CORS.MaxAgeSeconds)
 	}
 	if !strings.HasPrefix(c.GraphQL.Path, "/") {
 		bad("graphql.path", "must start with /")

@@ -59,6 +59,8 @@ func (c *Config) keys() map[string]key {
 		"git.enabled":                        boolKey(&c.Git.Enabled),
 		"git.statePath":                      strKey(&c.Git.StatePath),
 		"public.basePath":                    strKey(&c.Public.BasePath),
+		"cors.origins":                       {set: func(v any) error { c.corsOriginsSet = true; return strListKey(&c.CORS.Origins).set(v) }},
+		"cors.maxAgeSeconds":                 intKey(&c.CORS.MaxAgeSeconds),
 		"markdown.allowHtml":                 boolKey(&c.Markdown.AllowHTML),
 		"forms.rateLimit":                    intKey(&c.Forms.RateLimit),
 		"forms.maxBodyBytes":                 int64Key(&c.Forms.MaxBodyBytes),

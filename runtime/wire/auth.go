@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"cms/content/fsstore"
+	"cms/content/preview"
 	"cms/content/sessions"
 	"cms/handlers/authn"
 )
@@ -85,4 +86,16 @@ func buildAuth(s *Services) error {
 	}
 	s.Auth = a
 	return nil
+}
+
+// previewKey is the Shared key of the process's preview signer.
+const previewKey = "preview.signer"
+
+// Preview returns the process's draft-preview signer (content/preview), built once: the CP API
+// issues tokens with it, and the public API (and the website) verify them.
+func Preview(s *Services) *preview.Signer {
+	p, _ := Shared(s, previewKey, func() (*preview.Signer, error) {
+		return preview.New(s.Store.Root(), s.Config.ReadOnly, s.Now), nil
+	})
+	return p
 }

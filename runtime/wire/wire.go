@@ -197,12 +197,23 @@ type Group struct {
 	Appends bool
 	// Build returns the group's handler, or nil when configuration disables the group.
 	Build func(*Services) (http.Handler, error)
+	// CORS picks the cross-origin mode of a path (cors.origins); nil means every path of the
+	// group is web.CORSPrivate: same-origin unless an origin is listed exactly.
+	CORS func(path string) web.CORSMode
 }
 
+// CORSPublic is the Group.CORS of a group whose every path is anonymous and public.
+func CORSPublic(string) web.CORSMode { return web.CORSPublic }
+
 // Mount mounts groups on one mux at their prefixes (no StripPrefix: paths stay what API Gateway
-// forwards), with a JSON 404 for any other /api/ path. The local runner mounts every group; a
+// forwards), each behind the CORS policy (cors.origins) in its Group.CORS mode, with a JSON 404
+// for any other /api/ path. The local runner mounts every group; a
 // Lambda function mounts its own one, so both answer unknown paths alike.
 func Mount(s *Services, groups ...Group) (http.Handler, error) {
+	cors, err := web.NewCORS(s.Config.CORS.Origins, s.Config.CORS.MaxAgeSeconds)
+	if err != nil {
+		return nil, fmt.Errorf("cors.origins: %w", err)
+	}
 	mux := http.NewServeMux()
 	for _, g := range groups {
 		h, err := g.Build(s)
@@ -212,6 +223,7 @@ func Mount(s *Services, groups ...Group) (http.Handler, error) {
 		if h == nil {
 			continue // disabled by configuration
 		}
+		h = cors.Wrap(h, g.CORS)
 		for _, p := range g.Prefixes(s.Config) {
 			mux.Handle(p, h)
 		}

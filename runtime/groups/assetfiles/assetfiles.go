@@ -15,7 +15,7 @@ var _ assetfiles.Store = (*fsstore.Store)(nil)
 
 // Group describes the asset file group for the runners.
 func Group() wire.Group {
-	return wire.Group{Name: "assetfiles", Prefixes: Prefixes, Build: Build}
+	return wire.Group{Name: "assetfiles", Prefixes: Prefixes, Build: Build, CORS: wire.CORSPublic}
 }
 
 // Prefixes are the paths the group serves: /assets/ and the public API's assets path.

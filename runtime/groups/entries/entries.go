@@ -33,7 +33,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Store: s.Store,
 		Auth:  s.Auth,
 		Hooks: runner,
-		Log:   s.Log.With("group", "entries"),
+		// Draft previews, honoured by the public API at public.basePath.
+		Preview:        wire.Preview(s),
+		PublicBasePath: s.Config.Public.BasePath,
+		Log:            s.Log.With("group", "entries"),
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
 		Caches:     s.Caches,

@@ -4,10 +4,12 @@ package forms
 
 import (
 	"net/http"
+	"strings"
 
 	"cms/content"
 	"cms/content/fsstore"
 	"cms/handlers/forms"
+	"cms/handlers/web"
 	"cms/runtime/config"
 	"cms/runtime/hookhost"
 	"cms/runtime/wire"
@@ -24,7 +26,16 @@ var (
 // anything, so no request of the group needs the single writer's lock: it may scale out
 // (Appends) rather than run as the one writer.
 func Group() wire.Group {
-	return wire.Group{Name: "forms", Prefixes: Prefixes, Appends: true, Build: Build}
+	return wire.Group{Name: "forms", Prefixes: Prefixes, Appends: true, Build: Build, CORS: corsMode}
+}
+
+// corsMode admits cross-origin submissions like any public route; the definitions and the
+// submissions endpoints stay the Control Panel's.
+func corsMode(path string) web.CORSMode {
+	if strings.HasSuffix(path, "/submit") {
+		return web.CORSPublic
+	}
+	return web.CORSPrivate
 }
 
 // Prefixes are the paths the group serves.

@@ -8,6 +8,7 @@ import (
 	"cms/content/fsstore"
 	"cms/content/seo"
 	gqlh "cms/handlers/graphql"
+	"cms/handlers/web"
 	"cms/runtime/config"
 	"cms/runtime/wire"
 )
@@ -16,7 +17,8 @@ var _ gqlh.Store = (*fsstore.Store)(nil)
 
 // Group describes the GraphQL group for the runners.
 func Group() wire.Group {
-	return wire.Group{Name: "graphql", Prefixes: Prefixes, Build: Build}
+	return wire.Group{Name: "graphql", Prefixes: Prefixes, Build: Build,
+		CORS: func(string) web.CORSMode { return web.CORSAuthenticated }}
 }
 
 // Prefixes are the paths the group serves: exactly the configured endpoint.

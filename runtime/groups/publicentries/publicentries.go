@@ -13,11 +13,14 @@ import (
 	"cms/runtime/wire"
 )
 
-var _ publicentries.Store = (*fsstore.Store)(nil)
+var (
+	_ publicentries.Store         = (*fsstore.Store)(nil)
+	_ publicentries.ResourceStore = (*fsstore.Store)(nil)
+)
 
 // Group describes the public entries group for the runners.
 func Group() wire.Group {
-	return wire.Group{Name: "publicentries", Prefixes: Prefixes, Build: Build}
+	return wire.Group{Name: "publicentries", Prefixes: Prefixes, Build: Build, CORS: wire.CORSPublic}
 }
 
 // Prefixes are the paths the group serves under the configured public base path.
@@ -29,10 +32,12 @@ func Build(s *wire.Services) (http.Handler, error) {
 	seoConfig.Log = s.Log.With("group", "publicentries")
 	site := s.Config.SEOSite()
 	d := publicentries.Deps{
-		Store:    s.Store,
-		Markdown: s.Markdown,
-		Log:      s.Log.With("group", "publicentries"),
-		BasePath: s.Config.Public.BasePath,
+		Store:     s.Store,
+		Markdown:  s.Markdown,
+		Resources: s.Store,
+		Preview:   wire.Preview(s),
+		Log:       s.Log.With("group", "publicentries"),
+		BasePath:  s.Config.Public.BasePath,
 		// Each cache within its share of memory.cacheMiB.
 		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),

@@ -17,7 +17,8 @@ func Group() wire.Group {
 	return wire.Group{Name: "users", Prefixes: Prefixes, Writer: true, Build: Build}
 }
 
-// Prefixes are the paths the group serves: /api/users and /api/roles, exact and subtree.
+// Prefixes are the paths the group serves: /api/users, /api/roles and /api/tokens, exact and
+// subtree.
 func Prefixes(config.Config) []string { return users.Prefixes() }
 
 // Build builds the users group. Password changes check the current password with the
@@ -35,6 +36,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Store:         s.Store,
 		Sessions:      st,
 		Credentials:   creds,
+		Tokens:        st,
 		Auth:          s.Auth,
 		SecureCookies: s.Config.Production(),
 		Log:           s.Log.With("group", "users"),
