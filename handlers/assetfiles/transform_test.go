@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -395,8 +396,14 @@ func TestTransformCacheHit(t *testing.T) {
 	if w := get(s.h, "GET", target, http.Header{"If-None-Match": {etag}}); w.Code != http.StatusNotModified {
 		t.Errorf("If-None-Match = %d, want 304", w.Code)
 	}
+	if w := get(s.h, "GET", target, http.Header{"Range": {"bytes=0-3"}}); w.Code != http.StatusPartialContent || w.Body.String() != "RIFF" {
+		t.Errorf("Range = %d %q, want 206 RIFF", w.Code, w.Body)
+	}
+	if w := get(s.h, "HEAD", target, nil); w.Code != 200 || w.Body.Len() != 0 || w.Header().Get("Content-Length") != strconv.Itoa(first.Body.Len()) {
+		t.Errorf("HEAD = %d, %d bytes, Content-Length %q", w.Code, w.Body.Len(), w.Header().Get("Content-Length"))
+	}
 	if got := s.made.count(); got != 1 {
-		t.Errorf("%d transforms for three requests, want 1", got)
+		t.Errorf("%d transforms for five requests, want 1", got)
 	}
 	again := openImgSite(t, s.dir, testKey, s.dir)
 	if w := get(again.h, "GET", target, nil); w.Code != 200 || w.Body.String() != first.Body.String() || w.Header().Get("Content-Type") != "image/webp" || again.made.count() != 0 {
