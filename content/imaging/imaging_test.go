@@ -199,3 +199,28 @@ func TestMemoryBound(t *testing.T) {
 	}
 	t.Logf("made %d bytes, cache holds %d in %d entries", made, st.Bytes, st.Entries)
 }
+
+// A file in the derivatives folder that is not an image this package writes is never served: it
+// is made again.
+func TestDiskCacheServesOnlyImages(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	jpg := imagingtest.JPEG(imagingtest.Quadrants(16, 16), 0, "")
+	p := imgurl.Params{Width: 8, Format: imgurl.PNG}
+	key := imaging.Key(source("a.jpg", jpg), p)
+	planted := filepath.Join(dir, imaging.DerivativesDir, key[:2], key)
+	if err := os.MkdirAll(filepath.Dir(planted), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(planted, []byte("<html><script>alert(1)</script>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := imaging.New(imaging.Options{Dir: dir, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := tr.Get(context.Background(), source("a.jpg", jpg), p)
+	if err != nil || d.ContentType != "image/png" || tr.Made() != 1 {
+		t.Errorf("Get = %v, %v, made %d; want a PNG made anew", d, err, tr.Made())
+	}
+}

@@ -237,5 +237,10 @@ func (t *Transformer) readDisk(key string) *Derivative {
 	if err != nil || len(data) == 0 || len(data) > maxDerivativeBytes {
 		return nil
 	}
-	return &Derivative{Data: data, ContentType: http.DetectContentType(data), ETag: `"` + key + `"`}
+	// Only what this package writes is served: anything else there is a miss, made again.
+	ctype := http.DetectContentType(data)
+	if ctype != "image/webp" && ctype != "image/jpeg" && ctype != "image/png" {
+		return nil
+	}
+	return &Derivative{Data: data, ContentType: ctype, ETag: `"` + key + `"`}
 }

@@ -23,13 +23,14 @@ func Group() wire.Group {
 func Prefixes(c config.Config) []string { return assetfiles.Prefixes(c.Public.BasePath) }
 
 // Build builds the asset file group. Image derivatives are kept in memory (the group's share of
-// memory.cacheMiB) and, when the site folder is writable, on disk under .cms/derivatives/.
+// memory.cacheMiB) and, when the site folder is writable and transforms are configured, on disk
+// under .cms/derivatives/.
 func Build(s *wire.Services) (http.Handler, error) {
 	c := s.Config
 	log := s.Log.With("group", "assetfiles")
 	dir := c.SiteDir
-	if c.ReadOnly {
-		dir = ""
+	if c.ReadOnly || (len(c.Assets.Transforms.Presets) == 0 && c.Assets.Transforms.SigningKey == "") {
+		dir = "" // nothing to keep on disk (or no disk to keep it on)
 	}
 	tr, err := imaging.New(imaging.Options{
 		MaxConcurrent: c.Assets.Transforms.MaxConcurrent,
