@@ -30,6 +30,9 @@ const DerivativesDir = ".cms/derivatives"
 // 64 MiB; anything larger is not ours).
 const maxDerivativeBytes = 96 << 20
 
+// refusedBytes is the budget of the refusals remembered (about a thousand).
+const refusedBytes = 256 << 10
+
 // Options configure a Transformer.
 type Options struct {
 	// MaxPixels is the largest source decoded; 0 means DefaultMaxPixels.
@@ -53,6 +56,9 @@ type Options struct {
 type Transformer struct {
 	opts   Options
 	memory *lru.Cache[string, *Derivative]
+	// refused remembers sources refused as Invalid (too large, not an image) by key, so asking
+	// again costs no second decode attempt.
+	refused *lru.Cache[string, error]
 	disk   *os.Root // nil: no disk cache
 	slots  chan struct{}
 
@@ -86,6 +92,7 @@ func New(o Options) (*Transformer, error) {
 	t := &Transformer{
 		opts:    o,
 		memory:  lru.New[string, *Derivative](o.MemoryBytes),
+		refused: lru.New[string, error](refusedBytes),
 		slots:   make(chan struct{}, o.MaxConcurrent),
 		flights: map[string]*flight{},
 	}
@@ -149,6 +156,9 @@ func (t *Transformer) Get(ctx context.Context, src Source, p imgurl.Params) (*De
 	if d, ok := t.memory.Get(key); ok {
 		return d, nil
 	}
+	if err, ok := t.refused.Get(key); ok {
+		return nil, err
+	}
 	if d := t.readDisk(key); d != nil {
 		t.memory.Put(key, d, int64(len(d.Data)+len(key)))
 		return d, nil
@@ -188,7 +198,9 @@ func (t *Transformer) run(key string, f *flight, src Source, p imgurl.Params) {
 	start := time.Now()
 	f.d, f.err = t.make(src, p, key)
 	if f.err != nil {
-		if content.KindOf(f.err) != content.Invalid {
+		if content.KindOf(f.err) == content.Invalid {
+			t.refused.Put(key, f.err, 128)
+		} else {
 			t.opts.Log.Error("image transform failed", "path", src.Path, "params", p.Encode(), "err", f.err)
 		}
 		return

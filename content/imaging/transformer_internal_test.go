@@ -111,3 +111,27 @@ func TestPendingBound(t *testing.T) {
 	close(release)
 	wg.Wait()
 }
+
+// A refused source (here: not decodable past its header) is tried once; asking again returns
+// the same refusal without opening it.
+func TestRefusalRemembered(t *testing.T) {
+	t.Parallel()
+	tr, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := imagingtest.HugePNG(100, 100) // a header of 100×100, the data of 1×1
+	var opens atomic.Int32
+	src := Source{Path: "bad.png", Size: int64(len(bad)), Open: func() (io.ReadSeekCloser, error) {
+		opens.Add(1)
+		return readSeekNopCloser{bytes.NewReader(bad)}, nil
+	}}
+	for range 3 {
+		if _, err := tr.Get(context.Background(), src, imgurl.Params{Width: 10}); err == nil || !strings.Contains(err.Error(), "can be transformed") {
+			t.Fatalf("Get = %v, want a refusal", err)
+		}
+	}
+	if opens.Load() != 1 {
+		t.Errorf("source opened %d times, want 1", opens.Load())
+	}
+}
