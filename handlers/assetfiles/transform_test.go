@@ -3,6 +3,7 @@ package assetfiles_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/color"
 	"image/gif"
@@ -158,16 +159,15 @@ func pngOf(m image.Image) []byte {
 // at the listed corners of the derivative, and its sides swapped for 5 to 8.
 func TestTransformOrientation(t *testing.T) {
 	t.Parallel()
-	type corner int
 	const (
-		tl corner = iota
+		tl = iota
 		tr
 		bl
 		br
 	)
 	cases := []struct {
 		o          int
-		red, green corner
+		red, green int
 		swapped    bool
 	}{
 		{1, tl, tr, false}, // row 0 top, column 0 left
@@ -179,39 +179,83 @@ func TestTransformOrientation(t *testing.T) {
 		{7, br, tr, true},  // row 0 right, column 0 bottom
 		{8, bl, tl, true},  // row 0 left, column 0 bottom
 	}
+	// Small: scaled by Catmull-Rom alone; large: first shrunk by averaging blocks.
+	sizes := []struct {
+		name, query string
+		w           int
+	}{{"small", "w=40", 40}, {"large", "w=100", 100}}
 	files := map[string][]byte{}
 	for _, c := range cases {
-		files[string(rune('0'+c.o))+".jpg"] = imagingtest.JPEG(imagingtest.Quadrants(80, 40), c.o, "")
+		files[fmt.Sprintf("small-%d.jpg", c.o)] = imagingtest.JPEG(imagingtest.Quadrants(80, 40), c.o, "")
+		files[fmt.Sprintf("large-%d.jpg", c.o)] = imagingtest.JPEG(imagingtest.Quadrants(800, 400), c.o, "")
 	}
 	s := newImgSite(t, testKey, files)
 	for _, c := range cases {
-		for _, fm := range []string{"png", "webp", "jpeg"} {
-			w := get(s.h, "GET", signed(string(rune('0'+c.o))+".jpg", "w=40&fm="+fm), nil)
-			if w.Code != 200 {
-				t.Fatalf("orientation %d: %d %s", c.o, w.Code, w.Body)
-			}
-			m := decode(t, w.Header().Get("Content-Type"), w.Body.Bytes())
-			b := m.Bounds()
-			wantH := 20
-			if c.swapped {
-				wantH = 80
-			}
-			if b.Dx() != 40 || b.Dy() != wantH {
-				t.Errorf("orientation %d %s: %v, want 40×%d", c.o, fm, b.Size(), wantH)
-				continue
-			}
-			at := func(k corner) color.Color {
-				x, y := b.Dx()/4, b.Dy()/4
-				if k == tr || k == br {
-					x = b.Dx() * 3 / 4
+		for _, size := range sizes {
+			for _, fm := range []string{"png", "webp", "jpeg"} {
+				w := get(s.h, "GET", signed(fmt.Sprintf("%s-%d.jpg", size.name, c.o), size.query+"&fm="+fm), nil)
+				if w.Code != 200 {
+					t.Fatalf("orientation %d: %d %s", c.o, w.Code, w.Body)
 				}
-				if k == bl || k == br {
-					y = b.Dy() * 3 / 4
-				}
-				return m.At(b.Min.X+x, b.Min.Y+y)
+				checkCorners(t, fmt.Sprintf("orientation %d %s %s", c.o, size.name, fm), decode(t, w.Header().Get("Content-Type"), w.Body.Bytes()), size.w, c.swapped, c.red, c.green)
 			}
-			if !near(at(c.red), imagingtest.Red) || !near(at(c.green), imagingtest.Green) {
-				t.Errorf("orientation %d %s: red corner %v, green corner %v", c.o, fm, at(c.red), at(c.green))
+		}
+	}
+}
+
+// checkCorners checks that m is w wide and half as high (or, swapped, twice as high) and that
+// Red and Green are at the quarters named (0 top left, 1 top right, 2 bottom left, 3 bottom
+// right).
+func checkCorners(t *testing.T, name string, m image.Image, w int, swapped bool, red, green int) {
+	t.Helper()
+	b := m.Bounds()
+	wantH := w / 2
+	if swapped {
+		wantH = w * 2
+	}
+	if b.Dx() != w || b.Dy() != wantH {
+		t.Errorf("%s: %v, want %d×%d", name, b.Size(), w, wantH)
+		return
+	}
+	at := func(k int) color.Color {
+		x, y := b.Dx()/4, b.Dy()/4
+		if k == 1 || k == 3 {
+			x = b.Dx() * 3 / 4
+		}
+		if k >= 2 {
+			y = b.Dy() * 3 / 4
+		}
+		return m.At(b.Min.X+x, b.Min.Y+y)
+	}
+	if !near(at(red), imagingtest.Red) || !near(at(green), imagingtest.Green) {
+		t.Errorf("%s: red corner %v, green corner %v", name, at(red), at(green))
+	}
+}
+
+// cover crops evenly from both sides, with and without the block-averaging shrink, from a
+// source of odd width: the quarters of a 1001×500 (or 201×100) image, cropped to its centre
+// square, are the quarters of the derivative.
+func TestTransformCoverCrop(t *testing.T) {
+	t.Parallel()
+	s := newImgSite(t, testKey, map[string][]byte{
+		"large.jpg": imagingtest.JPEG(imagingtest.Quadrants(1001, 500), 0, ""),
+		"small.jpg": imagingtest.JPEG(imagingtest.Quadrants(201, 100), 0, ""),
+	})
+	for _, name := range []string{"large.jpg", "small.jpg"} {
+		w := get(s.h, "GET", signed(name, "w=100&h=100&fit=cover&fm=png"), nil)
+		if w.Code != 200 {
+			t.Fatalf("%s: %d %s", name, w.Code, w.Body)
+		}
+		m := decode(t, "image/png", w.Body.Bytes())
+		if m.Bounds().Size() != image.Pt(100, 100) {
+			t.Fatalf("%s: %v", name, m.Bounds().Size())
+		}
+		for _, q := range []struct {
+			x, y int
+			c    color.RGBA
+		}{{25, 25, imagingtest.Red}, {75, 25, imagingtest.Green}, {25, 75, imagingtest.Blue}, {75, 75, imagingtest.Yellow}} {
+			if got := m.At(q.x, q.y); !near(got, q.c) {
+				t.Errorf("%s: at %d,%d %v, want %v", name, q.x, q.y, got, q.c)
 			}
 		}
 	}
