@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -20,6 +21,7 @@ import (
 
 	xwebp "golang.org/x/image/webp"
 
+	"cms/content"
 	"cms/content/contenttest"
 	"cms/content/imaging"
 	"cms/content/imaging/imagingtest"
@@ -500,5 +502,55 @@ func TestNoTransformQuery(t *testing.T) {
 	w := get(s.h, "GET", "/assets/photo.jpg?v=3", nil)
 	if w.Code != 200 || !bytes.Equal(w.Body.Bytes(), jpg) || w.Header().Get("Cache-Control") != "public, max-age=0, must-revalidate" {
 		t.Errorf("GET with an unrelated query: %d, %d bytes", w.Code, w.Body.Len())
+	}
+}
+
+// gatedStore holds every OpenAsset (which only a transform calls) until release is closed.
+type gatedStore struct {
+	assetfiles.Store
+	opened  chan struct{}
+	release chan struct{}
+}
+
+func (g gatedStore) OpenAsset(p string) (*os.File, content.AssetInfo, error) {
+	g.opened <- struct{}{}
+	<-g.release
+	return g.Store.OpenAsset(p)
+}
+
+// With one transform running and one waiting for its slot, another different transform is
+// refused at once: 503 TRANSFORMS_BUSY with Retry-After; the waiting one completes.
+func TestTransformBusy(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site)
+	for _, n := range []string{"a.jpg", "b.jpg", "c.jpg"} {
+		if err := os.WriteFile(filepath.Join(dir, "public/assets", n), imagingtest.JPEG(imagingtest.Quadrants(32, 32), 0, ""), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := imaging.New(imaging.Options{MaxConcurrent: 1, MaxPending: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := gatedStore{contenttest.OpenStore(t, dir), make(chan struct{}, 3), make(chan struct{})}
+	h, err := assetfiles.New(assetfiles.Deps{Store: gs, Transformer: tr, Presets: presets})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := make(chan *httptest.ResponseRecorder, 3)
+	go func() { codes <- get(h, "GET", "/assets/a.jpg?preset=small", nil) }()
+	<-gs.opened // a's transform holds the only slot
+	for _, n := range []string{"b.jpg", "c.jpg"} {
+		go func() { codes <- get(h, "GET", "/assets/"+n+"?preset=small", nil) }()
+	}
+	busy := <-codes // one of b and c is refused while the other waits
+	if busy.Code != http.StatusServiceUnavailable || busy.Header().Get("Retry-After") != "1" || !strings.Contains(busy.Body.String(), `"code":"TRANSFORMS_BUSY"`) {
+		t.Errorf("busy: %d %v %s", busy.Code, busy.Header(), busy.Body)
+	}
+	close(gs.release)
+	for range 2 {
+		if w := <-codes; w.Code != 200 {
+			t.Errorf("waiting transform: %d %s", w.Code, w.Body)
+		}
 	}
 }
