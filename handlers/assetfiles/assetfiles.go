@@ -61,7 +61,7 @@ type Deps struct {
 	// BasePath is the base path of the public API ("" means "/api/public"); files are served
 	// under BasePath + "/assets/" as well as under "/assets/".
 	BasePath string
-	// Transformer makes image derivatives; nil answers every transform request 404.
+	// Transformer makes image derivatives; nil answers allowed transform requests 404.
 	Transformer *imaging.Transformer
 	// Presets are the transforms anyone may ask for by name (?preset=name).
 	Presets map[string]imgurl.Params
@@ -208,6 +208,7 @@ func (a *api) transform(w http.ResponseWriter, r *http.Request, p string, q url.
 	}
 	// The common case in one write, without ServeContent's copy buffer.
 	if web.NoneMatch(r, d.ETag) {
+		h.Del("Content-Type") // as ServeContent's 304
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
