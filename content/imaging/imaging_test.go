@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -223,4 +224,22 @@ func TestDiskCacheServesOnlyImages(t *testing.T) {
 	if err != nil || d.ContentType != "image/png" || tr.Made() != 1 {
 		t.Errorf("Get = %v, %v, made %d; want a PNG made anew", d, err, tr.Made())
 	}
+}
+
+// WebP encodes run side by side (each in its own WebAssembly instance), as MaxConcurrent > 1
+// lets them.
+func TestConcurrentWebP(t *testing.T) {
+	t.Parallel()
+	jpg := imagingtest.JPEG(imagingtest.Photo(300, 200), 0, "")
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			for range 2 {
+				if _, ctype, err := imaging.Transform(bytes.NewReader(jpg), imgurl.Params{Width: 100, Format: imgurl.WebP}, imaging.DefaultMaxPixels); err != nil || ctype != "image/webp" {
+					t.Error(ctype, err)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
