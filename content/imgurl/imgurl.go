@@ -125,14 +125,11 @@ func Parse(q url.Values) (Params, error) {
 	}
 	num := func(k string, dst *int, lo, hi int) error {
 		s, err := one(k)
-		if err != nil || s == "" {
-			if err == nil && q.Has(k) {
-				return fmt.Errorf("%s must be a number", k)
-			}
+		if err != nil || !q.Has(k) {
 			return err
 		}
 		n, err := strconv.Atoi(s)
-		if err != nil || strings.ContainsAny(s, "+-") {
+		if err != nil || strings.ContainsAny(s, "+-") { // plain digits only
 			return fmt.Errorf("%s must be a whole number, not %q", k, s)
 		}
 		if n < lo || n > hi {

@@ -25,7 +25,7 @@ func TestParse(t *testing.T) {
 		{"w=-5", "", "w must be a whole number"},
 		{"w=%2B5", "", "w must be a whole number"},
 		{"w=1e3", "", "w must be a whole number"},
-		{"w=", "", "w must be a number"},
+		{"w=", "", "w must be a whole number"},
 		{"w=1&w=2", "", "w may be given only once"},
 		{"q=101", "", "q must be between 1 and 100"},
 		{"fit=fill", "", "fit must be cover or contain"},
@@ -128,4 +128,29 @@ func TestBuilder(t *testing.T) {
 	if !imgurl.IsTransform(url.Values{"preset": {"x"}}) || imgurl.IsTransform(url.Values{"v": {"3"}}) {
 		t.Error("IsTransform wrong")
 	}
+}
+
+// FuzzParse: any query either fails or gives parameters that validate and whose canonical form
+// parses back to the same parameters.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"w=200&h=100&fit=cover&fm=webp&q=70", "w=0200", "fm=jpg", "w=-1", "q=101&q=1", "h=%2B5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		q, err := url.ParseQuery(s)
+		if err != nil {
+			return
+		}
+		p, err := imgurl.Parse(q)
+		if err != nil {
+			return
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("Parse(%q) = %+v, which does not validate: %v", s, p, err)
+		}
+		q2, _ := url.ParseQuery(p.Encode())
+		if p2, err := imgurl.Parse(q2); err != nil || p2.Encode() != p.Encode() {
+			t.Fatalf("canonical %q of %q parses to %+v, %v", p.Encode(), s, p2, err)
+		}
+	})
 }
