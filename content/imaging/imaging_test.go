@@ -243,3 +243,32 @@ func TestConcurrentWebP(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzResize: any image size, orientation and box gives an upright image of Plan's size, with
+// the sides swapped for orientations 5 to 8, from RGBA and YCbCr (4:2:0) sources alike.
+func FuzzResize(f *testing.F) {
+	f.Add(uint16(80), uint16(40), uint8(6), uint16(20), uint16(0), true, false)
+	f.Add(uint16(1001), uint16(3), uint8(1), uint16(7), uint16(3), false, true)
+	f.Fuzz(func(t *testing.T, w, h uint16, o uint8, bw, bh uint16, cover, ycbcr bool) {
+		w, h = w%1200+1, h%1200+1
+		p := imgurl.Params{Width: int(bw % 300), Height: int(bh % 300)}
+		if cover {
+			p.Fit = imgurl.Cover
+		}
+		r := image.Rect(3, 5, 3+int(w), 5+int(h)) // not at the origin, as a sub-image would be
+		var src image.Image = image.NewRGBA(r)
+		if ycbcr {
+			src = image.NewYCbCr(r, image.YCbCrSubsampleRatio420)
+		}
+		orientation := int(o % 10)
+		got := imaging.Resize(src, orientation, p).Bounds()
+		uw, uh := int(w), int(h)
+		if orientation >= 5 && orientation <= 8 {
+			uw, uh = uh, uw
+		}
+		_, ow, oh := imaging.Plan(uw, uh, p)
+		if got != image.Rect(0, 0, ow, oh) {
+			t.Fatalf("%d×%d orientation %d %s: %v, want %d×%d", w, h, orientation, p.Encode(), got, ow, oh)
+		}
+	})
+}
