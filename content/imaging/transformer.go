@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -186,37 +187,43 @@ func (t *Transformer) Get(ctx context.Context, src Source, p imgurl.Params) (*De
 }
 
 // run makes one derivative when a slot is free, caches it and releases the flight's waiters.
+// The flight stays findable (and done) until the derivative is on disk, so nobody makes it again
+// meanwhile.
 func (t *Transformer) run(key string, f *flight, src Source, p imgurl.Params) {
-	defer func() {
-		t.mu.Lock()
-		delete(t.flights, key)
-		t.mu.Unlock()
-		close(f.done)
-	}()
 	t.slots <- struct{}{}
-	defer func() { <-t.slots }()
 	start := time.Now()
 	f.d, f.err = t.make(src, p, key)
-	if f.err != nil {
-		if content.KindOf(f.err) == content.Invalid {
-			t.refused.Put(key, f.err, 128)
-		} else {
-			t.opts.Log.Error("image transform failed", "path", src.Path, "params", p.Encode(), "err", f.err)
-		}
-		return
+	<-t.slots
+	switch {
+	case f.err == nil:
+		t.made.Add(1)
+		t.opts.Log.Info("derivative made", "path", src.Path, "params", p.Encode(), "bytes", len(f.d.Data), "ms", time.Since(start).Milliseconds())
+		t.memory.Put(key, f.d, int64(len(f.d.Data)+len(key)))
+	case content.KindOf(f.err) == content.Invalid:
+		t.refused.Put(key, f.err, 128)
+	default:
+		t.opts.Log.Error("image transform failed", "path", src.Path, "params", p.Encode(), "err", f.err)
 	}
-	t.made.Add(1)
-	t.opts.Log.Info("derivative made", "path", src.Path, "params", p.Encode(), "bytes", len(f.d.Data), "ms", time.Since(start).Milliseconds())
-	t.memory.Put(key, f.d, int64(len(f.d.Data)+len(key)))
-	if t.disk != nil {
+	close(f.done)
+	if f.err == nil && t.disk != nil {
 		name := path.Join(key[:2], key)
 		if err := atomicfile.Write(t.disk, name, f.d.Data, atomicfile.Options{NoSync: t.opts.NoSync}); err != nil {
 			t.opts.Log.Warn("derivative not stored on disk", "path", src.Path, "err", err)
 		}
 	}
+	t.mu.Lock()
+	delete(t.flights, key)
+	t.mu.Unlock()
 }
 
-func (t *Transformer) make(src Source, p imgurl.Params, key string) (*Derivative, error) {
+// make runs outside any request, so a panic in a decoder is turned into an error here rather
+// than ending the process.
+func (t *Transformer) make(src Source, p imgurl.Params, key string) (d *Derivative, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			d, err = nil, content.Internalf("imaging.Transform", src.Path, fmt.Errorf("panic: %v", v))
+		}
+	}()
 	r, err := src.Open()
 	if err != nil {
 		return nil, err

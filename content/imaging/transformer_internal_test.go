@@ -135,3 +135,17 @@ func TestRefusalRemembered(t *testing.T) {
 		t.Errorf("source opened %d times, want 1", opens.Load())
 	}
 }
+
+// A panic while making a derivative (it runs outside any request) is an error for its waiters,
+// not the end of the process.
+func TestPanicIsAnError(t *testing.T) {
+	t.Parallel()
+	tr, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := Source{Path: "p.jpg", Open: func() (io.ReadSeekCloser, error) { panic("decoder bug") }}
+	if _, err := tr.Get(context.Background(), src, imgurl.Params{Width: 1}); err == nil || !strings.Contains(err.Error(), "decoder bug") {
+		t.Errorf("Get = %v, want the panic as an error", err)
+	}
+}
