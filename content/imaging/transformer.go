@@ -60,8 +60,8 @@ type Transformer struct {
 	// refused remembers sources refused as Invalid (too large, not an image) by key, so asking
 	// again costs no second decode attempt.
 	refused *lru.Cache[string, error]
-	disk   *os.Root // nil: no disk cache
-	slots  chan struct{}
+	disk    *os.Root // nil: no disk cache
+	slots   chan struct{}
 
 	mu      sync.Mutex
 	flights map[string]*flight
