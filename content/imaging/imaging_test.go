@@ -142,10 +142,12 @@ func TestDiskCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { first.Close() }) // before the folder is removed
 	d, err := first.Get(context.Background(), source("a.jpg", jpg), p)
 	if err != nil || d.ContentType != "image/webp" {
 		t.Fatalf("Get: %v %v", d, err)
 	}
+	first.Wait() // the disk write follows the answer
 	var files []string
 	filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
 		if err == nil && !e.IsDir() {
@@ -158,10 +160,11 @@ func TestDiskCache(t *testing.T) {
 	if want := imaging.DerivativesDir + "/" + key[:2] + "/" + key; len(files) != 1 || files[0] != want {
 		t.Fatalf("files = %v, want only %s", files, want)
 	}
-	second, err := imaging.New(imaging.Options{Dir: dir})
+	second, err := imaging.New(imaging.Options{Dir: dir, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { second.Close() })
 	d2, err := second.Get(context.Background(), source("a.jpg", jpg), p)
 	if err != nil || !bytes.Equal(d2.Data, d.Data) || d2.ContentType != "image/webp" || d2.ETag != d.ETag || second.Made() != 0 {
 		t.Errorf("from disk: %v, made %d", err, second.Made())
@@ -220,6 +223,7 @@ func TestDiskCacheServesOnlyImages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { tr.Close() })
 	d, err := tr.Get(context.Background(), source("a.jpg", jpg), p)
 	if err != nil || d.ContentType != "image/png" || tr.Made() != 1 {
 		t.Errorf("Get = %v, %v, made %d; want a PNG made anew", d, err, tr.Made())

@@ -65,6 +65,7 @@ type Transformer struct {
 
 	mu      sync.Mutex
 	flights map[string]*flight
+	running sync.WaitGroup // flights, until their disk write is done
 
 	made atomic.Uint64
 }
@@ -113,8 +114,12 @@ func New(o Options) (*Transformer, error) {
 	return t, nil
 }
 
-// Close releases the disk cache's folder.
+// Wait waits until the transforms under way are made and stored.
+func (t *Transformer) Wait() { t.running.Wait() }
+
+// Close waits for the transforms under way and releases the disk cache's folder.
 func (t *Transformer) Close() error {
+	t.Wait()
 	if t.disk != nil {
 		return t.disk.Close()
 	}
@@ -174,6 +179,7 @@ func (t *Transformer) Get(ctx context.Context, src Source, p imgurl.Params) (*De
 		}
 		f = &flight{done: make(chan struct{})}
 		t.flights[key] = f
+		t.running.Add(1)
 		go t.run(key, f, src, p)
 	}
 	f.waiters++
@@ -190,6 +196,7 @@ func (t *Transformer) Get(ctx context.Context, src Source, p imgurl.Params) (*De
 // The flight stays findable (and done) until the derivative is on disk, so nobody makes it again
 // meanwhile.
 func (t *Transformer) run(key string, f *flight, src Source, p imgurl.Params) {
+	defer t.running.Done()
 	t.slots <- struct{}{}
 	start := time.Now()
 	f.d, f.err = t.make(src, p, key)

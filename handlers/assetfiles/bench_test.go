@@ -104,6 +104,7 @@ func BenchmarkCachedDerivativeVsTrivial(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { tr.Close() })
 	h, err := assetfiles.New(assetfiles.Deps{Store: contenttest.OpenStore(b, dir), Transformer: tr, Presets: map[string]imgurl.Params{"w800": {Width: 800, Format: imgurl.WebP}}})
 	if err != nil {
 		b.Fatal(err)

@@ -64,6 +64,7 @@ type imgSite struct {
 	h    http.Handler
 	dir  string
 	made *logCount // "derivative made" records: one per transform
+	tr   *imaging.Transformer
 }
 
 // newImgSite writes images into a site's assets and serves them with transforms made by a
@@ -97,7 +98,7 @@ func openImgSite(t testing.TB, dir string, key []byte, cacheDir string) imgSite 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return imgSite{h, dir, made}
+	return imgSite{h, dir, made, tr}
 }
 
 // signed returns the signed URL of a transform of the asset at p.
@@ -451,6 +452,7 @@ func TestTransformCacheHit(t *testing.T) {
 	if got := s.made.count(); got != 1 {
 		t.Errorf("%d transforms for five requests, want 1", got)
 	}
+	s.tr.Wait() // the disk write follows the answer
 	again := openImgSite(t, s.dir, testKey, s.dir)
 	if w := get(again.h, "GET", target, nil); w.Code != 200 || w.Body.String() != first.Body.String() || w.Header().Get("Content-Type") != "image/webp" || again.made.count() != 0 {
 		t.Errorf("after a restart: %d %q, %d transforms", w.Code, w.Header().Get("Content-Type"), again.made.count())
