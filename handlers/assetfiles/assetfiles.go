@@ -18,18 +18,31 @@
 //
 // Metadata sidecars (*.meta.yaml), hidden files, folders, symbolic links and any path that is
 // not a clean relative path inside the assets folder are 404.
+//
+// A query with w, h, fit, fm, q, preset or s asks for a derivative of a raster image
+// (content/imaging, content/imgurl): allowed only for a configured preset (?preset=thumb alone)
+// or parameters signed with the site's key (&s=). Derivatives are cached and served with an ETag
+// and Cache-Control: public, max-age=31536000, immutable.
 package assetfiles
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
+	"path"
+	"strconv"
 	"strings"
+	"time"
 
 	"cms/content"
 	"cms/content/assetpath"
+	"cms/content/imaging"
+	"cms/content/imgurl"
 	"cms/handlers/web"
 )
 
@@ -37,6 +50,8 @@ import (
 type Store interface {
 	// OpenAsset opens a regular file of the assets folder, or returns a NotFound error.
 	OpenAsset(p string) (*os.File, content.AssetInfo, error)
+	// StatAsset describes a file or folder of the assets folder, or returns a NotFound error.
+	StatAsset(p string) (content.AssetInfo, error)
 }
 
 // Deps are the inputs of the group.
@@ -46,6 +61,12 @@ type Deps struct {
 	// BasePath is the base path of the public API ("" means "/api/public"); files are served
 	// under BasePath + "/assets/" as well as under "/assets/".
 	BasePath string
+	// Transformer makes image derivatives; nil answers allowed transform requests 404.
+	Transformer *imaging.Transformer
+	// Presets are the transforms anyone may ask for by name (?preset=name).
+	Presets map[string]imgurl.Params
+	// SigningKey allows any parameters signed with it (&s=); empty allows presets only.
+	SigningKey []byte
 }
 
 // Content-Security-Policy of every response: no scripts, plug-ins, forms or pop-ups, an opaque
@@ -113,6 +134,9 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	if _, err := assetpath.Clean(p); err != nil || p == "" || strings.HasSuffix(p, "/") {
 		return web.NotFound("Asset not found")
 	}
+	if q := r.URL.Query(); imgurl.IsTransform(q) {
+		return a.transform(w, r, p, q)
+	}
 	f, info, err := a.Store.OpenAsset(p)
 	if err != nil {
 		if content.IsNotFound(err) || content.KindOf(err) == content.Invalid {
@@ -135,6 +159,101 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request) error {
 	}
 	http.ServeContent(w, r, name, info.ModTime, f)
 	return nil
+}
+
+// transformTypes are the source types a derivative is made of.
+var transformTypes = map[string]bool{"image/jpeg": true, "image/png": true, "image/gif": true, "image/webp": true}
+
+// transform answers a request for a derivative of the image at p.
+func (a *api) transform(w http.ResponseWriter, r *http.Request, p string, q url.Values) error {
+	params, err := a.allowed(p, q)
+	if err != nil {
+		return err
+	}
+	if a.Transformer == nil {
+		return web.NotFound("Image transforms are not available")
+	}
+	// The file's size and time name the derivative; a stat is enough to find it in a cache.
+	info, err := a.Store.StatAsset(p)
+	if err != nil || info.Dir {
+		if err == nil || content.IsNotFound(err) || content.KindOf(err) == content.Invalid {
+			return web.NotFound("Asset not found")
+		}
+		return err
+	}
+	if !transformTypes[assetpath.MIMEType(p)] {
+		return &web.Error{Status: http.StatusUnprocessableEntity, Code: imaging.CodeNotImage, Message: "Only JPEG, PNG, GIF and WebP images can be transformed"}
+	}
+	src := imaging.Source{Path: p, Size: info.Size, ModTime: info.ModTime, Open: func() (io.ReadSeekCloser, error) {
+		f, _, err := a.Store.OpenAsset(p)
+		return f, err
+	}}
+	d, err := a.Transformer.Get(r.Context(), src, params)
+	if err != nil {
+		if ce, ok := errors.AsType[*content.Error](err); ok && ce.Kind == content.Unavailable {
+			return &web.Error{Status: http.StatusServiceUnavailable, Code: ce.Code, Message: ce.Message, Header: http.Header{"Retry-After": {"1"}}}
+		}
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", d.ContentType)
+	h.Set("ETag", d.ETag)
+	h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	h.Set("Content-Security-Policy", mediaCSP)
+	name := strings.TrimSuffix(info.Name(), path.Ext(info.Name())) + "." + strings.TrimPrefix(d.ContentType, "image/")
+	h.Set("Content-Disposition", disposition("inline", name))
+	if r.Header.Get("Range") != "" {
+		http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.Data))
+		return nil
+	}
+	// The common case in one write, without ServeContent's copy buffer.
+	if web.NoneMatch(r, d.ETag) {
+		h.Del("Content-Type") // as ServeContent's 304
+		w.WriteHeader(http.StatusNotModified)
+		return nil
+	}
+	h.Set("Content-Length", strconv.Itoa(len(d.Data)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(d.Data)
+	}
+	return nil
+}
+
+// allowed returns the transform a query asks for if it may be made: a configured preset named
+// alone, or parameters signed with the signing key. Nothing else is: a transform costs a
+// decode, so the site decides which ones exist.
+func (a *api) allowed(p string, q url.Values) (imgurl.Params, error) {
+	for _, k := range imgurl.Keys {
+		if len(q[k]) > 1 {
+			return imgurl.Params{}, web.BadRequest("%s may be given only once", k)
+		}
+	}
+	if q.Has("preset") {
+		for _, k := range imgurl.Keys {
+			if k != "preset" && q.Has(k) {
+				return imgurl.Params{}, web.BadRequest("preset cannot be combined with %s", k)
+			}
+		}
+		params, ok := a.Presets[q.Get("preset")]
+		if !ok {
+			return imgurl.Params{}, &web.Error{Status: http.StatusBadRequest, Code: "UNKNOWN_PRESET", Message: fmt.Sprintf("No preset named %q (assets.transforms.presets)", q.Get("preset"))}
+		}
+		return params, nil
+	}
+	params, err := imgurl.Parse(q)
+	if err != nil {
+		return imgurl.Params{}, web.BadRequest("%v", err)
+	}
+	switch {
+	case len(a.SigningKey) == 0:
+		return imgurl.Params{}, &web.Error{Status: http.StatusForbidden, Code: "SIGNATURE_REQUIRED", Message: "This site allows only preset transforms (?preset=name)"}
+	case !q.Has("s"):
+		return imgurl.Params{}, &web.Error{Status: http.StatusForbidden, Code: "SIGNATURE_REQUIRED", Message: "Transform parameters need a signature (s) or a preset"}
+	case !imgurl.Verify(a.SigningKey, p, params, q.Get("s")):
+		return imgurl.Params{}, &web.Error{Status: http.StatusForbidden, Code: "INVALID_SIGNATURE", Message: "The signature does not match the path and parameters"}
+	}
+	return params, nil
 }
 
 // disposition builds a Content-Disposition value with a plain ASCII filename and, for other

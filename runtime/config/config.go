@@ -22,6 +22,7 @@ import (
 
 	"cms/content"
 	"cms/content/frontmatter"
+	"cms/content/imgurl"
 	"cms/handlers/web"
 )
 
@@ -123,6 +124,12 @@ type Config struct {
 	Assets struct {
 		MaxUploadBytes int64
 		AllowedTypes   []string // MIME types; empty = all except active content
+		// Transforms of raster images (GET /assets/{path}?preset= or signed parameters).
+		Transforms struct {
+			Presets       map[string]imgurl.Params // by name; the only unsigned transforms
+			SigningKey    string                   // HMAC key of signed URLs; "" = presets only
+			MaxConcurrent int                      // transforms at once
+		}
 	}
 	Server struct {
 		// Open connections of `cms serve`, in all and from one client address (IPv6: one /64);
@@ -219,6 +226,7 @@ func Default() Config {
 	c.Hooks.Timeout = 100 * time.Millisecond
 	c.Hooks.CacheDir = filepath.Join(os.TempDir(), "cms-wasm-cache")
 	c.Assets.MaxUploadBytes = 10 << 20
+	c.Assets.Transforms.MaxConcurrent = 2
 	c.Server.MaxConnections = 2048
 	c.Server.MaxConnectionsPerAddress = 256
 	c.Server.BodyTimeout = 10 * time.Second
@@ -368,6 +376,12 @@ func (c *Config) validate() []error {
 	}
 	if c.GraphQL.MaxDepth < 1 || c.GraphQL.MaxComplexity < 1 {
 		bad("graphql", "maxDepth and maxComplexity must be at least 1")
+	}
+	if k := c.Assets.Transforms.SigningKey; k != "" && len(k) < imgurl.MinKeyLen {
+		bad("assets.transforms.signingKey", "must be at least %d characters (e.g. openssl rand -hex 32), not %d", imgurl.MinKeyLen, len(k))
+	}
+	if n := c.Assets.Transforms.MaxConcurrent; n < 1 || n > 64 {
+		bad("assets.transforms.maxConcurrent", "must be between 1 and 64, not %d", n)
 	}
 	if c.Forms.RateLimit < 0 {
 		bad("forms.rateLimit", "must be 0 (off) or more")

@@ -2,11 +2,13 @@ package config
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
 	"cms/content"
+	"cms/content/imgurl"
 )
 
 type key struct {
@@ -70,6 +72,9 @@ func (c *Config) keys() map[string]key {
 		"hooks.cacheDir":                     strKey(&c.Hooks.CacheDir),
 		"assets.maxUploadBytes":              int64Key(&c.Assets.MaxUploadBytes),
 		"assets.allowedTypes":                strListKey(&c.Assets.AllowedTypes),
+		"assets.transforms.presets":          {set: c.setPresets},
+		"assets.transforms.signingKey":       strKey(&c.Assets.Transforms.SigningKey),
+		"assets.transforms.maxConcurrent":    intKey(&c.Assets.Transforms.MaxConcurrent),
 		"server.maxConnections":              intKey(&c.Server.MaxConnections),
 		"server.maxConnectionsPerAddress":    intKey(&c.Server.MaxConnectionsPerAddress),
 		"server.bodyTimeoutMs":               msKey(&c.Server.BodyTimeout),
@@ -240,5 +245,53 @@ func (c *Config) setSites(v any) error {
 		return fmt.Errorf("must list at least one site")
 	}
 	c.Sites = sites
+	return nil
+}
+
+// setPresets accepts a mapping of preset names to {w, h, fit, fm, q} (or, from the environment,
+// "name:w=200&h=200&fit=cover;other:w=800").
+func (c *Config) setPresets(v any) error {
+	out := map[string]imgurl.Params{}
+	add := func(name string, p imgurl.Params, err error) error {
+		if !content.ValidHandle(name) {
+			return fmt.Errorf("preset name %q must be a plain identifier", name)
+		}
+		if err != nil {
+			return fmt.Errorf("preset %s: %w", name, err)
+		}
+		out[name] = p
+		return nil
+	}
+	switch x := v.(type) {
+	case string:
+		for _, part := range strings.Split(x, ";") {
+			if part = strings.TrimSpace(part); part == "" {
+				continue
+			}
+			name, query, _ := strings.Cut(part, ":")
+			p, err := imgurl.ParsePresetQuery(query)
+			if err := add(strings.TrimSpace(name), p, err); err != nil {
+				return err
+			}
+		}
+	case *content.Map:
+		for _, name := range x.Keys() {
+			m, ok := x.Value(name).(*content.Map)
+			if !ok {
+				return fmt.Errorf("preset %s must be a mapping of w, h, fit, fm and q", name)
+			}
+			q := url.Values{}
+			for _, k := range m.Keys() {
+				q.Set(k, fmt.Sprint(m.Value(k)))
+			}
+			p, err := imgurl.ParsePresetQuery(q.Encode())
+			if err := add(name, p, err); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("must be a mapping of preset names to w, h, fit, fm and q")
+	}
+	c.Assets.Transforms.Presets = out
 	return nil
 }

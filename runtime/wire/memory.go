@@ -15,6 +15,7 @@ const (
 	CacheEntries       = "entries"               // encoded entries of the authenticated API
 	CacheGraphQL       = "graphql.results"       // GraphQL responses
 	CacheGraphQLDocs   = "graphql.documents"     // parsed, validated GraphQL queries
+	CacheDerivatives   = "derivatives"           // image derivatives (asset transforms)
 )
 
 // cacheShares lists every cache and its share, the last taking what rounding leaves.
@@ -29,7 +30,8 @@ func cacheShares() []struct {
 		{CachePublicEntries, 55},
 		{CachePublicLists, 10},
 		{CacheEntries, 15},
-		{CacheGraphQL, 15},
+		{CacheGraphQL, 10},
+		{CacheDerivatives, 5},
 		{CacheGraphQLDocs, 5},
 	}
 }
