@@ -185,7 +185,6 @@ func fieldsOf(fs []content.Field) []field {
 // pascal is the type-name form of a handle, as GraphQL names types.
 func pascal(h string) string { return gqlname.TypeName(h) }
 
-
 // jsString quotes s for TypeScript and Go alike (JSON string syntax).
 func jsString(s string) string {
 	b, _ := json.Marshal(s)

@@ -40,7 +40,6 @@ func (s *Site) setsOf(f content.Field) []*content.Fieldset {
 	return out
 }
 
-
 // collectionBlueprint returns the blueprint of a collection (by its blueprint key, else its
 // handle), or nil.
 func (s *Site) collectionBlueprint(c *content.Collection) *content.Blueprint {
