@@ -386,6 +386,17 @@ function checkFormat(f: FieldSpec, v: unknown): string[] {
   return [];
 }
 
+/**
+ * Maps one character as Go's unicode.ToUpper/ToLower do: one character to one. Where
+ * JavaScript's mapping gives several (ß to SS, ligatures), Go keeps the character, except for
+ * U+0130, whose lower case Go gives as i.
+ */
+function simpleCase(c: string, upper: boolean): string {
+  if (!upper && c === "\u0130") return "i";
+  const m = upper ? c.toUpperCase() : c.toLowerCase();
+  return runeLen(m) === 1 ? m : c;
+}
+
 function onlyChars(s: string, ok: (c: string) => boolean): boolean {
   for (const c of s) if (!ok(c)) return false;
   return true;
@@ -410,8 +421,8 @@ function applyText(r: RuleSpec, s: string): string {
     case "alpha": return onlyChars(s, (c) => letterRE.test(c)) ? "" : msgAlpha;
     case "alpha_num": return onlyChars(s, (c) => letterRE.test(c) || digitRE.test(c)) ? "" : msgAlphaNum;
     case "alpha_dash": return onlyChars(s, (c) => letterRE.test(c) || digitRE.test(c) || c === "-" || c === "_") ? "" : msgAlphaDash;
-    case "lowercase": return s.toLowerCase() !== s ? msgLower : "";
-    case "uppercase": return s.toUpperCase() !== s ? msgUpper : "";
+    case "lowercase": return onlyChars(s, (c) => simpleCase(c, false) === c) ? "" : msgLower;
+    case "uppercase": return onlyChars(s, (c) => simpleCase(c, true) === c) ? "" : msgUpper;
     case "integer": return integerRE.test(trimSpace(s)) ? "" : msgWhole;
     case "numeric": return parseNumber(s) === undefined ? msgNumber : "";
     case "date": return parseDate(trimSpace(s)) ? "" : msgDate;
