@@ -65,6 +65,16 @@ func fieldsTypeName(kind, handle string) string {
 	return pascal(handle) + suffix
 }
 
+// dataFields are the fields of a blueprint that hold a document's data: for an entry, not the
+// metadata keys (title, slug, status, author, createdAt, updatedAt), which live beside data.
+func dataFields(kind string, bp *content.Blueprint) []field {
+	fs := fieldsOf(bp.Fields())
+	if kind == content.BlueprintCollections {
+		fs = slices.DeleteFunc(fs, func(f field) bool { return content.IsReservedEntryKey(f.Handle) })
+	}
+	return fs
+}
+
 // tsType is the TypeScript type of a field's value; sets records the fieldsets used as sets.
 func (g *gen) tsType(f field, sets map[string]*content.Fieldset) string {
 	r := f.rules
@@ -204,12 +214,7 @@ func (g *gen) typescript() error {
 	for _, kind := range BlueprintKinds {
 		for _, bp := range s.Blueprints[kind] {
 			fmt.Fprintf(&b, "\n/** The fields of the %s blueprint %q. */\nexport interface %s {\n", strings.TrimSuffix(kind, "s"), bp.Handle, fieldsTypeName(kind, bp.Handle))
-			fs := fieldsOf(bp.Fields())
-			if kind == content.BlueprintCollections {
-				// Metadata keys live beside data, not in it (the entry's title, slug, ...).
-				fs = slices.DeleteFunc(fs, func(f field) bool { return content.IsReservedEntryKey(f.Handle) })
-			}
-			g.tsFields(&b, fs, "  ", sets)
+			g.tsFields(&b, dataFields(kind, bp), "  ", sets)
 			b.WriteString("}\n")
 		}
 	}
