@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"cms/content/codegen/codegentest"
 	"cms/content/contenttest"
 )
 
@@ -100,7 +101,7 @@ func TestTypeScriptTypes(t *testing.T) {
 // application would: the discriminated unions narrow on _type, a select takes only its options,
 // the zod schema parses, the file client and GraphQL helpers type-check.
 func TestTypeScriptCompiles(t *testing.T) {
-	tools := tsTools(t)
+	tools := codegentest.Tools(t)
 	s, _ := testSite(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, generate(t, s))
@@ -134,5 +135,21 @@ export type All = [SiteGlobal, MainNavigationItem, TopicsTerm, ContactFormValues
 	if err := os.WriteFile(filepath.Join(dir, "usage.ts"), []byte(usage), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	compileTS(t, tools, dir, "")
+	codegentest.Compile(t, tools, dir, "")
+}
+
+func hasLine(s, want string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if l == want {
+			return true
+		}
+	}
+	return false
+}
+
+func writeFiles(t *testing.T, dir string, files []File) {
+	t.Helper()
+	for _, f := range files {
+		codegentest.WriteFile(t, dir, f.Path, f.Data)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"cms/content"
+	"cms/content/codegen/codegentest"
 	"cms/content/validate"
 )
 
@@ -153,7 +154,7 @@ func validationTable() []vcase {
 // the generated zod schema under node: both must accept and reject the same values with the
 // same messages.
 func TestDifferentialValidation(t *testing.T) {
-	tools := tsTools(t)
+	tools := codegentest.Tools(t)
 	cases := validationTable()
 	type nodeCase struct {
 		Spec   []fieldSpec       `json:"spec"`
@@ -199,10 +200,10 @@ process.stdout.write(JSON.stringify(out));
 	if err := os.WriteFile(filepath.Join(dir, "diff.ts"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	compileTS(t, tools, dir, outDir)
+	codegentest.Compile(t, tools, dir, outDir)
 	stdin, _ := json.Marshal(in)
 	var got [][]content.FieldErrors
-	if err := json.Unmarshal(runNode(t, filepath.Join(outDir, "diff.js"), stdin), &got); err != nil {
+	if err := json.Unmarshal(codegentest.RunNode(t, filepath.Join(outDir, "diff.js"), stdin), &got); err != nil {
 		t.Fatal(err)
 	}
 	rows := 0

@@ -1,17 +1,20 @@
-package codegen
+// Package codegentest runs the TypeScript that cms generate writes: it finds the pinned
+// typescript and zod that .ci/run installs ($CMS_TS_TOOLS), compiles with tsc --strict and runs
+// scripts with node. Tests skip with a message when the tools are not there.
+package codegentest
 
 import (
 	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
+	"strconv"
 	"testing"
 )
 
-// tsTools returns the folder holding node_modules with the pinned typescript and zod (and
+// Tools returns the folder holding node_modules with the pinned typescript and zod (and
 // @types/node, yaml) that .ci/run installs, from $CMS_TS_TOOLS, or skips the test.
-func tsTools(t *testing.T) string {
+func Tools(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("CMS_TS_TOOLS")
 	if dir == "" {
@@ -26,30 +29,28 @@ func tsTools(t *testing.T) string {
 	return dir
 }
 
-// writeFiles writes generated files into dir.
-func writeFiles(t *testing.T, dir string, files []File) {
+// WriteFile writes data to the slash-separated path inside dir, making folders.
+func WriteFile(t *testing.T, dir, path string, data []byte) {
 	t.Helper()
-	for _, f := range files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	p := filepath.Join(dir, filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// compileTS type-checks the TypeScript in dir with tsc --strict (and, with outDir, emits
-// CommonJS there so node can run it). extra are more files to include.
-func compileTS(t *testing.T, tools, dir, outDir string) {
+// Compile type-checks the TypeScript in dir with tsc --strict (and, with outDir, emits CommonJS
+// there so node can run it).
+func Compile(t *testing.T, tools, dir, outDir string) {
 	t.Helper()
 	if err := os.Symlink(filepath.Join(tools, "node_modules"), filepath.Join(dir, "node_modules")); err != nil && !os.IsExist(err) {
 		t.Fatal(err)
 	}
 	emit := `"noEmit": true`
 	if outDir != "" {
-		emit = `"outDir": ` + jsString(outDir)
+		emit = `"outDir": ` + strconv.Quote(outDir)
 	}
 	cfg := `{"compilerOptions": {"strict": true, ` + emit + `, "target": "es2022", "module": "commonjs",
   "moduleResolution": "node10", "lib": ["es2022", "dom"], "types": ["node"], "noUncheckedIndexedAccess": true,
@@ -71,8 +72,8 @@ func compileTS(t *testing.T, tools, dir, outDir string) {
 	}
 }
 
-// runNode runs a script with node and returns its standard output.
-func runNode(t *testing.T, script string, stdin []byte) []byte {
+// RunNode runs a script with node and returns its standard output.
+func RunNode(t *testing.T, script string, stdin []byte) []byte {
 	t.Helper()
 	cmd := exec.Command("node", script)
 	cmd.Stdin = bytes.NewReader(stdin)
@@ -82,13 +83,4 @@ func runNode(t *testing.T, script string, stdin []byte) []byte {
 		t.Fatalf("node %s: %v\n%s", script, err, errb.String())
 	}
 	return out.Bytes()
-}
-
-func hasLine(s, want string) bool {
-	for _, l := range strings.Split(s, "\n") {
-		if l == want {
-			return true
-		}
-	}
-	return false
 }

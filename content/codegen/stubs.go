@@ -1,3 +1,0 @@
-package codegen
-
-func (g *gen) goPackage() error { return nil }
