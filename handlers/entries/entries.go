@@ -30,6 +30,7 @@ import (
 	"cms/content/lru"
 	"cms/content/query"
 	"cms/content/validate"
+	"cms/handlers/apidoc"
 	"cms/handlers/web"
 )
 
@@ -74,6 +75,8 @@ type Deps struct {
 	Caches *lru.Registry
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
+	// APIDoc, when set, is served to signed-in callers at GET /api/openapi.json.
+	APIDoc *apidoc.Doc
 }
 
 type api struct {
@@ -105,6 +108,9 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("DELETE /api/entries/{collection}/{slug}", a.delete)
 	rt.HandleFunc("GET /api/collections", a.collections)
 	rt.HandleFunc("GET /api/collections/{handle}", a.collection)
+	if d.APIDoc != nil {
+		rt.HandleFunc("GET /api/openapi.json", a.openAPI)
+	}
 	rt.NotFound("/api/entries/")
 	rt.NotFound("/api/collections/")
 	return rt, nil
@@ -112,5 +118,13 @@ func New(d Deps) (http.Handler, error) {
 
 // Prefixes are the path prefixes the group serves.
 func Prefixes() []string {
-	return []string{"/api/entries/", "/api/collections", "/api/collections/"}
+	return []string{"/api/entries/", "/api/collections", "/api/collections/", "/api/openapi.json"}
+}
+
+// GET /api/openapi.json: the OpenAPI document of the whole HTTP API, for any signed-in caller.
+func (a *api) openAPI(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Authenticated(a.Auth, r); err != nil {
+		return err
+	}
+	return a.APIDoc.Write(w, r)
 }

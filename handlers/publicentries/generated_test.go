@@ -18,6 +18,7 @@ import (
 	"cms/content/contenttest"
 	"cms/content/markdown"
 	"cms/content/sitegen"
+	"cms/handlers/apidoc"
 	"cms/handlers/publicentries"
 	"cms/handlers/web/webtest"
 )
@@ -315,5 +316,36 @@ func TestClient(t *testing.T) {
 	cmd.Env = append(os.Environ(), "CMS_URL="+srv.URL, "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go test of the generated package: %v\n%s", err, out)
+	}
+}
+
+// TestPublicOpenAPIDocument: {basePath}/openapi.json answers anonymously with the public part of
+// the document, under a configured base path too, without any signed-in route.
+func TestPublicOpenAPIDocument(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site)
+	st := contenttest.OpenStore(t, dir)
+	h, err := publicentries.New(publicentries.Deps{Store: st, Markdown: markdown.New(false), BasePath: "/content",
+		APIDoc: &apidoc.Doc{Defs: st, PublicBasePath: "/content", PublicOnly: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := webtest.Do(t, h, webtest.Request{Path: "/content/openapi.json"})
+	if w.Code != http.StatusOK {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	var doc struct {
+		Paths map[string]map[string]struct{ Security []any }
+	}
+	webtest.DecodeJSON(t, w, &doc)
+	if doc.Paths["/content/entries/{collection}/{slug}"] == nil || doc.Paths["/content/openapi.json"] == nil || doc.Paths["/api/forms/{handle}/submit"] == nil {
+		t.Errorf("public paths missing: %d paths", len(doc.Paths))
+	}
+	for p, item := range doc.Paths {
+		for m, op := range item {
+			if len(op.Security) > 0 || strings.HasPrefix(p, "/api/users") {
+				t.Errorf("signed-in route in the public document: %s %s", m, p)
+			}
+		}
 	}
 }

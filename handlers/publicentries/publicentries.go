@@ -18,6 +18,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/handlers/apidoc"
 	"cms/handlers/web"
 )
 
@@ -55,6 +56,8 @@ type Deps struct {
 	ListCacheBytes int64
 	// Caches, if set, reports the group's caches (publicEntries.entries, publicEntries.lists).
 	Caches *lru.Registry
+	// APIDoc, when set, is served anonymously at GET {BasePath}/openapi.json (the public part).
+	APIDoc *apidoc.Doc
 }
 
 type api struct {
@@ -94,6 +97,10 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}", a.list)
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)
+	if d.APIDoc != nil {
+		// GET {base}/openapi.json: the public part of the OpenAPI document.
+		rt.HandleFunc("GET "+d.BasePath+"/openapi.json", func(w http.ResponseWriter, r *http.Request) error { return d.APIDoc.Write(w, r) })
+	}
 	rt.NotFound(d.BasePath + "/")
 	return rt, nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"cms/content/fsstore"
+	"cms/handlers/apidoc"
 	"cms/handlers/publicentries"
 	"cms/runtime/config"
 	"cms/runtime/wire"
@@ -32,5 +33,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
 		Caches:         s.Caches,
+		APIDoc:         &apidoc.Doc{Defs: s.Store, PublicBasePath: s.Config.Public.BasePath, GraphQLPath: s.Config.GraphQL.Path, PublicOnly: true},
 	})
 }
