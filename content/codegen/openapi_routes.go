@@ -20,13 +20,13 @@ var Routes = []Route{
 	{"GET /api/public/entries/{collection}/{slug}", "public", "One published entry", Public, "", resp{200: "data:PublicEntry", 304: ""}},
 	{"GET /api/public/assets/{path...}", "public", "An uploaded file", Public, "", resp{200: "file", 304: "", 206: "file"}},
 	{"GET /assets/{path...}", "public", "An uploaded file", Public, "", resp{200: "file", 304: "", 206: "file"}},
-	{"GET /api/public/openapi.json", "public", "This document's public part", Public, "", ok("Object")},
+	{"GET /api/public/openapi.json", "public", "This document's public part", Public, "", resp{200: "Object", 304: ""}},
 
 	// auth
 	{"POST /api/auth/login", "auth", "Sign in with email and password; sets the session cookie", Public, "LoginRequest", ok("LoginResponse")},
 	{"POST /api/auth/logout", "auth", "End the session", Public, "", ok("Success")},
 	{"GET /api/auth/validate", "auth", "Whether the session or token is valid", Session, "", ok("Object")},
-	{"GET /api/openapi.json", "auth", "This document, whole", Session, "", ok("Object")},
+	{"GET /api/openapi.json", "auth", "This document, whole", Session, "", resp{200: "Object", 304: ""}},
 
 	// users and roles
 	{"GET /api/users", "users", "List users", Session, "", ok("data:array")},
@@ -55,7 +55,7 @@ var Routes = []Route{
 	{"DELETE /api/entries/{collection}/{slug}", "entries", "Delete an entry", Session, "", ok("Object")},
 
 	// globals, navigation, taxonomies, settings
-	{"GET /api/globals", "globals", "Every global's values", Session, "", ok("data:Object")},
+	{"GET /api/globals", "globals", "Global definitions", Session, "", ok("data:array")},
 	{"GET /api/globals/{handle}", "globals", "One global's values", Session, "", resp{200: "data:Object", 304: ""}},
 	{"PUT /api/globals/{handle}", "globals", "Change a global (If-Match)", Session, "Object", ok("data:Object")},
 	{"GET /api/navigation", "navigation", "Navigation trees", Session, "", ok("data:any")},
