@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"cms/content/contenttest"
 )
@@ -50,7 +52,7 @@ func TestGenerateCheck(t *testing.T) {
 	if !strings.Contains(stdout, "1 blueprint(s), ") || !strings.Contains(stdout, " ms ") {
 		t.Errorf("summary line missing: %q", stdout)
 	}
-	for _, f := range []string{".gitignore", "tsconfig.paths.json", "types.ts", "schemas.ts", "client.ts", "graphql.ts", "index.ts"} {
+	for _, f := range []string{".gitignore", "tsconfig.paths.json", "types.ts", "schemas.ts", "client.ts", "graphql.ts", "index.ts", "openapi.json", "openapi.public.json", "go/cmsclient/types.go", "go/cmsclient/client.go", "jsonschema/collections/blog.schema.json"} {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(f))); err != nil {
 			t.Errorf("not written: %s", f)
 		}
@@ -92,5 +94,43 @@ func TestGenerateCheck(t *testing.T) {
 	}
 	if _, err := runCmd(t, nil, "generate", "--site", dir, "--check"); err != nil {
 		t.Errorf("--check after regenerating: %v", err)
+	}
+}
+
+// TestGenerateWatch: --watch generates once, then again after a blueprint changes, printing one
+// summary line per run, and stops cleanly when cancelled.
+func TestGenerateWatch(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, generateSite)
+	ctx, cancel := context.WithCancel(t.Context())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run(ctx, []string{"generate", "--site", dir, "--watch"}, func(string) string { return "" }, strings.NewReader(""), &out, &out)
+	}()
+	waitFor := func(what string, ok func(string) bool) {
+		t.Helper()
+		// A minute is a failure guard, never a bound on how fast the watcher is.
+		for deadline := time.Now().Add(time.Minute); !ok(out.String()); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				cancel()
+				t.Fatalf("%s never happened; output:\n%s", what, out.String())
+			}
+		}
+	}
+	runs := func(s string) int { return strings.Count(s, " file(s) in ") }
+	waitFor("the first run", func(s string) bool { return runs(s) == 1 })
+	bp := filepath.Join(dir, "resources", "blueprints", "collections", "blog.yaml")
+	if err := os.WriteFile(bp, []byte("tabs:\n  main:\n    fields:\n      - handle: watched\n        field: {type: toggle}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("a run after the change", func(s string) bool { return runs(s) >= 2 })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("watch ended with %v", err)
+	}
+	types, _ := os.ReadFile(filepath.Join(dir, ".cms", "generated", "types.ts"))
+	if !strings.Contains(string(types), "watched?: boolean;") {
+		t.Error("the regenerated types lack the new field")
 	}
 }

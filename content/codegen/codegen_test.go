@@ -153,3 +153,29 @@ func writeFiles(t *testing.T, dir string, files []File) {
 		codegentest.WriteFile(t, dir, f.Path, f.Data)
 	}
 }
+
+// TestFixtureSite generates for the shared Madori fixture site: its blueprints (fieldset imports
+// and sets included) give TypeScript that compiles under tsc --strict and a valid OpenAPI
+// document.
+func TestFixtureSite(t *testing.T) {
+	dir := contenttest.CopyFixture(t, "madori-site")
+	s := Load(contenttest.OpenStore(t, dir), "", "")
+	if len(s.Skipped) > 0 {
+		t.Logf("blueprints left out: %v", s.Skipped)
+	}
+	if s.BlueprintCount() == 0 || len(s.Collections) == 0 {
+		t.Fatalf("nothing loaded: %d blueprints, %d collections", s.BlueprintCount(), len(s.Collections))
+	}
+	files := generate(t, s)
+	loadDoc(t, []byte(fileText(t, files, "openapi.json")))
+	types := fileText(t, files, "types.ts")
+	for _, want := range []string{"export interface PagesFields {", "export interface SiteSettingsGlobalFields {", "  social_media?: Array<SocialSet>;", "export type PagesEntry = Entry<PagesFields>;"} {
+		if !strings.Contains(types, want) {
+			t.Errorf("types.ts lacks %s", want)
+		}
+	}
+	tools := codegentest.Tools(t)
+	out := t.TempDir()
+	writeFiles(t, out, files)
+	codegentest.Compile(t, tools, out, "")
+}
