@@ -128,6 +128,9 @@ type File struct {
 // Generate writes every output file, sorted by path.
 func Generate(s *Site) ([]File, error) {
 	s.defaults()
+	if err := s.checkNames(); err != nil {
+		return nil, err
+	}
 	g := &gen{site: s, files: map[string][]byte{}}
 	for _, name := range []string{"validate.ts", "files.ts", "graphql.ts"} {
 		b, err := runtimeFS.ReadFile("runtime/" + name)

@@ -179,3 +179,16 @@ func TestFixtureSite(t *testing.T) {
 	writeFiles(t, out, files)
 	codegentest.Compile(t, tools, out, "")
 }
+
+// TestNameClash: two handles that give one TypeScript name make generation fail, naming both,
+// instead of writing output that does not compile.
+func TestNameClash(t *testing.T) {
+	s, _ := testSite(t)
+	bp := *s.Blueprints["collections"][0]
+	bp.Handle = "case_studies" // CaseStudiesFields, as the blueprint case-studies
+	s.Blueprints["collections"] = append(s.Blueprints["collections"], &bp)
+	_, err := Generate(s)
+	if err == nil || !strings.Contains(err.Error(), "blueprint collections/case-studies and blueprint collections/case_studies both give the name CaseStudiesFields") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -185,14 +185,15 @@ func OpenAPIPath(p string) string {
 	return wildcardRE.ReplaceAllString(p, "{$1}")
 }
 
-// RoutePattern returns a route's pattern with the public base path applied.
-func RoutePattern(r Route, publicBasePath string) string {
-	if publicBasePath == "" || publicBasePath == "/api/public" {
-		return r.Pattern
-	}
+// RoutePattern returns a route's pattern with the configured public base path (public.basePath)
+// and GraphQL path (graphql.path) applied; "" keeps the defaults.
+func RoutePattern(r Route, publicBasePath, graphQLPath string) string {
 	method, path, _ := strings.Cut(r.Pattern, " ")
-	if rest, ok := strings.CutPrefix(path, "/api/public/"); ok {
+	if rest, ok := strings.CutPrefix(path, "/api/public/"); ok && publicBasePath != "" {
 		path = strings.TrimSuffix(publicBasePath, "/") + "/" + rest
+	}
+	if path == "/api/graphql" && graphQLPath != "" {
+		path = graphQLPath
 	}
 	return method + " " + path
 }
@@ -401,7 +402,7 @@ func Document(s *Site, o DocumentOptions) obj {
 		if o.PublicOnly && r.Auth != Public {
 			continue
 		}
-		pattern := RoutePattern(r, s.PublicBasePath)
+		pattern := RoutePattern(r, s.PublicBasePath, s.GraphQLPath)
 		add(pattern, operation(r, params(pattern), nil))
 	}
 	setRef := func(h string) string { return "#/components/schemas/" + setTypeName(h) }
@@ -431,7 +432,7 @@ func Document(s *Site, o DocumentOptions) obj {
 			if !strings.Contains(r.Pattern, "/entries/{collection}") {
 				continue
 			}
-			pattern := strings.Replace(RoutePattern(r, s.PublicBasePath), "{collection}", c.Handle, 1)
+			pattern := strings.Replace(RoutePattern(r, s.PublicBasePath, s.GraphQLPath), "{collection}", c.Handle, 1)
 			r.Summary = strings.Replace(r.Summary, "a collection", "the "+c.Handle+" collection", 1)
 			r.Pattern = pattern
 			add(pattern, operation(r, params(pattern), data))

@@ -89,7 +89,13 @@ func TestEveryRouteIsServed(t *testing.T) {
 // route fails here, once, until its line is added there (see docs/generate.md).
 func TestEveryRouteIsDocumented(t *testing.T) {
 	t.Parallel()
-	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
+	for _, conf := range []string{"watch: none\n", "watch: none\npublic:\n  basePath: /content\ngraphql:\n  path: /gql\n"} {
+		checkRoutesDocumented(t, conf)
+	}
+}
+
+func checkRoutesDocumented(t *testing.T, conf string) {
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\n"+conf)
 	cfg, _, err := config.Load(dir, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +107,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 	t.Cleanup(func() { s.Close() })
 	documented := map[string]bool{}
 	for _, r := range codegen.Routes {
-		documented[codegen.RoutePattern(r, cfg.Public.BasePath)] = true
+		documented[codegen.RoutePattern(r, cfg.Public.BasePath, cfg.GraphQL.Path)] = true
 	}
 	served := map[string]bool{}
 	var missing []string
@@ -122,7 +128,7 @@ func TestEveryRouteIsDocumented(t *testing.T) {
 		}
 	}
 	if len(missing) > 0 {
-		t.Errorf("routes missing from the OpenAPI route list (add a line each to content/codegen/openapi_routes.go):\n  %s", strings.Join(missing, "\n  "))
+		t.Errorf("%s: routes missing from the OpenAPI route list (add a line each to content/codegen/openapi_routes.go):\n  %s", strings.TrimSpace(conf), strings.Join(missing, "\n  "))
 	}
 	var gone []string
 	for r := range documented {
