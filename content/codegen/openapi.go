@@ -217,11 +217,23 @@ func components() obj {
 				"properties": obj{"code": str, "message": str, "fields": obj{"type": "object", "additionalProperties": obj{"type": "array", "items": str}}}}}},
 		"Object":  obj{"type": "object"},
 		"Success": obj{"type": "object", "properties": obj{"success": obj{"type": "boolean"}}},
-		"Health":  obj{"type": "object", "required": []any{"status"}, "properties": obj{"status": str}},
+		"Health": obj{"type": "object", "required": []any{"status", "timestamp", "uptimeSeconds", "checks"}, "properties": obj{
+			"status": str, "timestamp": str, "uptimeSeconds": obj{"type": "integer"}, "details": obj{"type": "object"},
+			"checks": obj{"type": "array", "items": obj{"type": "object", "required": []any{"name", "status"},
+				"properties": obj{"name": str, "status": str, "durationMs": obj{"type": "integer"}, "error": str}}}}},
+		"User": obj{"type": "object", "required": []any{"id", "email", "name", "roles"}, "properties": obj{
+			"id": str, "email": str, "name": str, "roles": obj{"type": "array", "items": str},
+			"createdAt": str, "lastLogin": str, "theme": str}},
+		"Role": obj{"type": "object", "required": []any{"handle", "permissions"}, "properties": obj{
+			"handle": str, "display": str, "permissions": obj{"type": "array", "items": obj{"type": "object", "required": []any{"resource", "actions"},
+				"properties": obj{"resource": str, "actions": obj{"type": "array", "items": str}, "scope": str}}}}},
+		"Collection": obj{"type": "object", "required": []any{"handle", "title", "blueprint"}, "properties": obj{
+			"handle": str, "title": str, "blueprint": str, "route": str, "sortable": obj{"type": "boolean"}, "dated": obj{"type": "boolean"},
+			"defaultStatus": str, "taxonomies": obj{"type": []any{"array", "null"}, "items": str}}},
 		"LoginRequest": obj{"type": "object", "required": []any{"email", "password"},
 			"properties": obj{"email": str, "password": str}},
 		"LoginResponse": obj{"type": "object", "required": []any{"token", "expiresAt", "user"},
-			"properties": obj{"token": str, "expiresAt": str, "user": obj{"type": "object"}}},
+			"properties": obj{"token": str, "expiresAt": str, "user": obj{"$ref": "#/components/schemas/User"}}},
 		"Entry":           obj{"type": "object", "required": []any{"title", "slug", "status", "collection", "data"}, "properties": entryProps},
 		"PublicEntry":     obj{"type": "object", "required": []any{"title", "slug", "status", "collection", "url", "content", "html", "data"}, "properties": publicProps},
 		"EntryInput":      obj{"type": "object", "description": "title, slug, status, content and the custom fields under data", "properties": obj{"title": str, "slug": str, "status": str, "content": str, "data": obj{"type": "object"}}},
@@ -240,6 +252,9 @@ func schemaRef(name string) obj {
 		return obj{}
 	case "array":
 		return obj{"type": "array"}
+	}
+	if item, ok := strings.CutPrefix(name, "[]"); ok {
+		return obj{"type": "array", "items": schemaRef(item)}
 	}
 	return obj{"$ref": "#/components/schemas/" + name}
 }
