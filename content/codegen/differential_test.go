@@ -152,7 +152,7 @@ func validationTable() []vcase {
 
 // TestDifferentialValidation runs every row of the table through the Go rule engine and through
 // the generated zod schema under node: both must accept and reject the same values with the
-// same messages.
+// same messages. The same script checks that the file client refuses to run in a browser.
 func TestDifferentialValidation(t *testing.T) {
 	tools := codegentest.Tools(t)
 	cases := validationTable()
@@ -183,6 +183,7 @@ func TestDifferentialValidation(t *testing.T) {
 	s, _ := testSite(t)
 	writeFiles(t, dir, generate(t, s))
 	script := `import { blueprintSchema } from "./schemas";
+import { createClient } from "./client";
 import type { FieldSpec } from "./runtime/validate";
 import { readFileSync } from "node:fs";
 const cases = JSON.parse(readFileSync(0, "utf8")) as { spec: FieldSpec[]; values: unknown[] }[];
@@ -195,16 +196,31 @@ const out = cases.map((c) => {
     return errs;
   });
 });
-process.stdout.write(JSON.stringify(out));
+// The file client refuses to run where a browser's globals are.
+let refused = "";
+(globalThis as { window?: unknown }).window = {};
+try {
+  createClient({ parseYaml: (s: string) => s });
+} catch (e) {
+  refused = (e as Error).message;
+}
+process.stdout.write(JSON.stringify({ out, refused }));
 `
 	if err := os.WriteFile(filepath.Join(dir, "diff.ts"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	codegentest.Compile(t, tools, dir, outDir)
 	stdin, _ := json.Marshal(in)
-	var got [][]content.FieldErrors
-	if err := json.Unmarshal(codegentest.RunNode(t, filepath.Join(outDir, "diff.js"), stdin), &got); err != nil {
+	var res struct {
+		Out     [][]content.FieldErrors
+		Refused string
+	}
+	if err := json.Unmarshal(codegentest.RunNode(t, filepath.Join(outDir, "diff.js"), stdin), &res); err != nil {
 		t.Fatal(err)
+	}
+	got := res.Out
+	if !strings.Contains(res.Refused, "must not run in a browser") {
+		t.Errorf("the file client ran with a browser's window defined (message %q)", res.Refused)
 	}
 	rows := 0
 	for i, c := range cases {
