@@ -398,10 +398,10 @@ func (g *gen) fileClient() error {
 	var b strings.Builder
 	b.WriteString(header)
 	b.WriteString("import { FileClient } from \"./runtime/files\";\nimport type { CollectionOrder, FileClientOptions } from \"./runtime/files\";\nimport type { CollectionDataMap } from \"./types\";\n\n")
-	b.WriteString("export { FileClient, QueryError } from \"./runtime/files\";\nexport type { FileEntry, ListParams, ListResult, FileClientOptions, CollectionOrder } from \"./runtime/files\";\n\n")
+	b.WriteString("export { FileClient, QueryError, entryURL } from \"./runtime/files\";\nexport type { FileEntry, ListParams, ListResult, FileClientOptions, CollectionOrder } from \"./runtime/files\";\n\n")
 	b.WriteString("/** Each collection's own order, from its definition. */\nexport const collectionOrders: Readonly<Record<keyof CollectionDataMap & string, CollectionOrder>> = {\n")
 	for _, c := range s.Collections {
-		fmt.Fprintf(&b, "  %s: { sortable: %t, dated: %t, sortDirection: %s },\n", jsString(c.Handle), c.Sortable, c.Dated, jsString(c.SortDirection))
+		fmt.Fprintf(&b, "  %s: { sortable: %t, dated: %t, sortDirection: %s, route: %s },\n", jsString(c.Handle), c.Sortable, c.Dated, jsString(c.SortDirection), jsString(c.Route))
 	}
 	b.WriteString("};\n\n/** A file client for this site's collections (server-side code only). */\nexport function createClient(opts: FileClientOptions): FileClient<CollectionDataMap> {\n  return new FileClient<CollectionDataMap>(collectionOrders, opts);\n}\n")
 	g.files["client.ts"] = []byte(b.String())

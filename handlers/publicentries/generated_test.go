@@ -29,10 +29,12 @@ const mixedSite = `
 -- resources/collections/mixed.yaml --
 title: Mixed
 sortable: true
+route: /m/{collection}/{year}-{month}-{day}/{slug}
 -- content/collections/mixed/a.md --
 ---
 title: apple
 status: published
+createdAt: 2024-01-01T01:00:00+02:00
 order: 3
 n: 10
 when: 2024-01-01T10:00:00+02:00
@@ -43,6 +45,7 @@ kind: fruit
 ---
 title: Banana
 status: published
+createdAt: 2024-02-29
 order: 1
 n: 9.5
 when: 2024-01-01T09:00:00Z
@@ -53,6 +56,7 @@ kind: fruit
 ---
 title: cherry
 status: published
+createdAt: 2024-03-01 10:00:00
 n: "10"
 when: 2024-01-01
 kind: null
@@ -121,6 +125,7 @@ type listQuery struct {
 
 type listAnswer struct {
 	Slugs []string `json:"slugs"`
+	URLs  []string `json:"urls"`
 	Total int      `json:"total"`
 	Error string   `json:"error,omitempty"`
 }
@@ -180,20 +185,21 @@ func apiAnswer(t *testing.T, h http.Handler, q listQuery) listAnswer {
 		return listAnswer{Error: webtest.DecodeError(t, w).Error.Message}
 	}
 	var l struct {
-		Data []struct{ Slug string }
+		Data []struct{ Slug, URL string }
 		Meta struct{ Total int }
 	}
 	webtest.DecodeJSON(t, w, &l)
-	a := listAnswer{Slugs: []string{}, Total: l.Meta.Total}
+	a := listAnswer{Slugs: []string{}, URLs: []string{}, Total: l.Meta.Total}
 	for _, e := range l.Data {
 		a.Slugs = append(a.Slugs, e.Slug)
+		a.URLs = append(a.URLs, e.URL)
 	}
 	return a
 }
 
 // TestFileClientMatchesPublicAPI: the generated file client (run with node over the site's
-// files) and the public API return the same slugs in the same order, the same totals and the
-// same errors, for a table of queries on a generated site and on a collection of mixed values.
+// files) and the public API return the same slugs in the same order, the same URLs, the same
+// totals and the same errors, for a table of queries on a generated site and on a collection of mixed values.
 func TestFileClientMatchesPublicAPI(t *testing.T) {
 	tools := codegentest.Tools(t)
 	if _, err := os.Stat(filepath.Join(tools, "node_modules", "yaml")); err != nil {
@@ -214,7 +220,7 @@ async function main(): Promise<void> {
   for (const q of qs) {
     try {
       const r = await c.list(q.collection as "posts", q);
-      out.push({ slugs: r.data.map((e) => e.slug), total: r.meta.total });
+      out.push({ slugs: r.data.map((e) => e.slug), urls: r.data.map((e) => e.url), total: r.meta.total });
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       out.push({ slugs: null, total: 0, error: e.message });
@@ -250,6 +256,8 @@ void main();
 		}
 		if !slices.Equal(want.Slugs, g.Slugs) || want.Total != g.Total {
 			t.Errorf("%+v:\n  API:  %d %v\n  file: %d %v", q, want.Total, want.Slugs, g.Total, g.Slugs)
+		} else if !slices.Equal(want.URLs, g.URLs) {
+			t.Errorf("%+v: URLs\n  API:  %v\n  file: %v", q, want.URLs, g.URLs)
 		}
 	}
 }

@@ -14,6 +14,8 @@ export interface FileEntry<D = Record<string, unknown>> {
   collection: string;
   createdAt: string;
   updatedAt: string;
+  /** The public URL from the collection's route, as the public API gives it. */
+  url: string;
   content: string;
   data: D;
 }
@@ -23,6 +25,8 @@ export interface CollectionOrder {
   sortable?: boolean;
   dated?: boolean;
   sortDirection?: string;
+  /** The URL pattern: {slug}, {collection}, {year}, {month}, {day} (default "/{slug}"). */
+  route?: string;
 }
 
 export interface ListParams {
@@ -241,6 +245,49 @@ function sortEntries<E extends FileEntry<unknown>>(entries: E[], keys: SortKey[]
   return decorated.map((d) => d.e);
 }
 
+function civilFromDays(z: number): [number, number, number] {
+  z += 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp + (mp < 10 ? 3 : -9);
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+/** An entry's URL from its collection's route, as the server builds it (content.EntryURL). */
+export function entryURL(route: string | undefined, e: { slug: string; collection: string; createdAt: string }): string {
+  route = route || "/{slug}";
+  if (!route.includes("{")) return route;
+  let ymd: [number, number, number] | undefined;
+  if (/\{(year|month|day)\}/.test(route)) {
+    const t = sortDate(e.createdAt);
+    if (!t) return "";
+    ymd = civilFromDays(Math.floor(t[0] / 86400));
+  }
+  const pad = (n: number, w: number) => String(n).padStart(w, "0");
+  let out = "";
+  for (;;) {
+    const i = route.indexOf("{");
+    if (i < 0) return out + route;
+    const j = route.indexOf("}", i);
+    if (j < 0) return out + route;
+    out += route.slice(0, i);
+    const name = route.slice(i + 1, j);
+    switch (name) {
+      case "slug": out += encodeURIComponent(e.slug); break;
+      case "collection": out += encodeURIComponent(e.collection); break;
+      case "year": out += pad(ymd?.[0] ?? 0, 4); break;
+      case "month": out += pad(ymd?.[1] ?? 0, 2); break;
+      case "day": out += pad(ymd?.[2] ?? 0, 2); break;
+      default: out += route.slice(i, j + 1);
+    }
+    route = route.slice(j + 1);
+  }
+}
+
 function scalarString(v: unknown): string {
   if (v === null || v === undefined) return "";
   if (typeof v === "string") return v;
@@ -304,7 +351,7 @@ export class FileClient<M extends object> {
     if (front === null || front === undefined) front = {};
     if (typeof front !== "object" || Array.isArray(front)) return undefined;
     const e: FileEntry<Record<string, unknown>> = {
-      title: "", slug, status: "draft", collection, createdAt: "", updatedAt: "", content: parts[1].trim(), data: {},
+      title: "", slug, status: "draft", collection, createdAt: "", updatedAt: "", url: "", content: parts[1].trim(), data: {},
     };
     for (const [k, v] of Object.entries(front as Record<string, unknown>)) {
       switch (k) {
@@ -318,6 +365,7 @@ export class FileClient<M extends object> {
       }
     }
     if (e.title === "") e.title = slug;
+    e.url = entryURL(this.orders[collection]?.route, e);
     return e as unknown as FileEntry<M[K]>;
   }
 
