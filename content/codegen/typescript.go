@@ -164,6 +164,8 @@ export interface EntryMeta {
   collection: string;
   createdAt: string;
   updatedAt: string;
+  /** The public URL from the collection's route ("" when it needs a date the entry lacks). */
+  url: string;
   /** The Markdown body. */
   content: string;
 }
@@ -173,9 +175,8 @@ export interface Entry<D = Record<string, unknown>> extends EntryMeta {
   data: D;
 }
 
-/** An entry as the public API returns it: with its URL and rendered HTML. */
+/** An entry as the public API returns it: with its body rendered to HTML. */
 export interface PublicEntry<D = Record<string, unknown>> extends Entry<D> {
-  url: string;
   html: string;
 }
 
