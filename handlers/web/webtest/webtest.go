@@ -105,3 +105,21 @@ func DecodeJSON(t testing.TB, w *httptest.ResponseRecorder, v any) {
 		t.Fatalf("decode body (status %d): %v: %s", w.Code, err, w.Body.String())
 	}
 }
+
+// Serve runs a request the test built itself against h and returns the recorded response, after
+// checking both against the OpenAPI document, as Do does.
+func Serve(t testing.TB, h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	t.Helper()
+	var raw []byte
+	if r.Body != nil {
+		var err error
+		if raw, err = io.ReadAll(r.Body); err != nil {
+			t.Fatalf("read request body: %v", err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	checkContract(t, r, raw, w)
+	return w
+}
