@@ -491,6 +491,43 @@ func (s *Site) gqlCollections() []gqlCollection {
 	return out
 }
 
+func (gc gqlCollection) selection() string {
+	sel := slices.Clone(gqlStandard)
+	for _, f := range gc.fields {
+		sel = append(sel, f.name)
+	}
+	return strings.Join(sel, " ")
+}
+
+func (gc gqlCollection) getQuery(selection string) string {
+	return "query($slug: String!, $status: String) { " + gc.singular + "(slug: $slug, status: $status) { " + selection + " } }"
+}
+
+func (gc gqlCollection) listQuery(selection string) string {
+	return "query($filter: " + gc.typ + "Filter, $limit: Int, $offset: Int, $sort: String, $status: String) { " + gc.plural +
+		"(filter: $filter, limit: $limit, offset: $offset, sort: $sort, status: $status) { " + selection + " } }"
+}
+
+// GraphQLOperation is one query the generated GraphQL helpers send.
+type GraphQLOperation struct {
+	Collection string
+	List       bool   // a list query (variables filter, limit, offset, sort, status), else by slug (slug, status)
+	Field      string // the root field it reads
+	Query      string
+}
+
+// GraphQLOperations lists the queries of the generated helpers, for tests that run them against
+// the server.
+func GraphQLOperations(s *Site) []GraphQLOperation {
+	var out []GraphQLOperation
+	for _, gc := range s.gqlCollections() {
+		sel := gc.selection()
+		out = append(out, GraphQLOperation{Collection: gc.c.Handle, Field: gc.singular, Query: gc.getQuery(sel)},
+			GraphQLOperation{Collection: gc.c.Handle, List: true, Field: gc.plural, Query: gc.listQuery(sel)})
+	}
+	return out
+}
+
 // graphql writes graphql.ts: per collection, typed get-by-slug and list functions calling the
 // server's queries, named by its rules (content/gqlname).
 func (g *gen) graphql() error {
@@ -546,10 +583,10 @@ function sortArg(sort?: string, order?: "asc" | "desc"): string | undefined {
 		selection := strings.Join(sel, " ")
 		fmt.Fprintf(&b, "\n/** One entry of %q by slug, or null. */\nexport async function get%sBySlug(slug: string, status?: \"published\" | \"draft\" | \"all\"): Promise<%s | null> {\n", gc.c.Handle, gc.typ, resultType)
 		fmt.Fprintf(&b, "  const data = await request<{ %s: %s | null }>(%s, { slug, status });\n  return data.%s;\n}\n", gc.singular, resultType,
-			jsString("query($slug: String!, $status: String) { "+gc.singular+"(slug: $slug, status: $status) { "+selection+" } }"), gc.singular)
+			jsString(gc.getQuery(selection)), gc.singular)
 		fmt.Fprintf(&b, "\n/** A page of %q entries. */\nexport async function list%s(args: GraphQLListArgs<%s> = {}): Promise<%s[]> {\n", gc.c.Handle, pascal(gc.plural), filterName, resultType)
 		fmt.Fprintf(&b, "  const data = await request<{ %s: %s[] }>(%s, {\n    filter: args.filter, limit: args.limit, offset: args.offset, sort: sortArg(args.sort, args.order), status: args.status,\n  });\n  return data.%s;\n}\n",
-			gc.plural, resultType, jsString("query($filter: "+filterName+", $limit: Int, $offset: Int, $sort: String, $status: String) { "+gc.plural+"(filter: $filter, limit: $limit, offset: $offset, sort: $sort, status: $status) { "+selection+" } }"), gc.plural)
+			gc.plural, resultType, jsString(gc.listQuery(selection)), gc.plural)
 	}
 	g.files["graphql.ts"] = []byte(b.String())
 	return nil
