@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,7 +15,9 @@ import (
 	"time"
 
 	"cms/content/codegen"
+	"cms/content/fsstore"
 	"cms/runtime/config"
+	"cms/runtime/wire"
 )
 
 // generateDebounce is how long --watch waits for definitions to stop changing before it runs.
@@ -57,7 +60,11 @@ func cmdGenerate(ctx context.Context, e env, args []string) error {
 // line. It returns the paths that differ: written, or that would be.
 func generateOnce(ctx context.Context, e env, cfg config.Config, dir string, check bool) ([]string, error) {
 	start := time.Now()
-	st, err := openStore(ctx, cfg, true, false)
+	// Definitions only: the generation watch mode loads the entry index on first use, which
+	// generating never makes, so a site of any size opens at once.
+	o := wire.StoreOptions(cfg)
+	o.ReadOnly, o.Snapshot, o.Watch, o.Log = true, true, fsstore.WatchGeneration, slog.New(slog.DiscardHandler)
+	st, err := fsstore.Open(ctx, o)
 	if err != nil {
 		return nil, err
 	}
