@@ -119,6 +119,7 @@ export function heading(a: ArticleFields): string {
 // @ts-expect-error a select takes only its options
 export const bad: ArticleFields = { category: "other" };
 export const ok: ArticleFields = { category: "news", links: [{ _type: "link", label: "x" }] };
+export const entryOk = articleFieldsSchema.parse({ ...ok, title: "A title" }).title;
 export const parsed = articleFieldsSchema.safeParse(ok);
 export const errs: Record<string, string[]> = validateValues(articleFieldsSpec, { category: 3 });
 export async function load(): Promise<string[]> {

@@ -186,6 +186,15 @@ export interface EntryList<D = Record<string, unknown>> {
   meta: { total: number; offset: number; limit: number };
 }
 
+/** The standard fields the server checks with an entry's data: {title, slug, status, author, content, ...data}. */
+export interface EntryValues {
+  title?: string;
+  slug?: string;
+  status?: string;
+  author?: string;
+  content?: string;
+}
+
 /** A navigation item: a url or an entry reference ("collection/slug"), and children. */
 export interface NavigationItemBase {
   label: string;
@@ -386,7 +395,12 @@ export function blueprintSchema<V>(fields: readonly FieldSpec[], opts: ValidateO
 			tn := fieldsTypeName(kind, bp.Handle)
 			vn := strings.ToLower(tn[:1]) + tn[1:]
 			fmt.Fprintf(&b, "\n/** How the server checks the %s blueprint %q. */\nexport const %s: readonly FieldSpec[] = %s;\n", strings.TrimSuffix(kind, "s"), bp.Handle, vn+"Spec", jsonText(specs(bp.Fields())))
-			fmt.Fprintf(&b, "export const %s = blueprintSchema<T.%s>(%s);\n", vn+"Schema", tn, vn+"Spec")
+			typ := "T." + tn
+			if kind == content.BlueprintCollections {
+				// The server checks an entry as one object: the standard fields beside data.
+				typ += " & T.EntryValues"
+			}
+			fmt.Fprintf(&b, "export const %s = blueprintSchema<%s>(%s);\n", vn+"Schema", typ, vn+"Spec")
 		}
 	}
 	g.files["schemas.ts"] = []byte(b.String())
