@@ -227,6 +227,15 @@ func components() obj {
 		"Role": obj{"type": "object", "required": []any{"handle", "permissions"}, "properties": obj{
 			"handle": str, "display": str, "permissions": obj{"type": "array", "items": obj{"type": "object", "required": []any{"resource", "actions"},
 				"properties": obj{"resource": str, "actions": obj{"type": "array", "items": str}, "scope": str}}}}},
+		"Term": obj{"type": "object", "required": []any{"taxonomy", "slug", "title", "data"}, "properties": obj{
+			"taxonomy": str, "slug": str, "title": str, "description": str, "data": obj{"type": []any{"object", "null"}}}},
+		"Taxonomy": obj{"type": "object", "required": []any{"handle", "title"}, "properties": obj{"handle": str, "title": str, "blueprint": str, "route": str}},
+		"Submission": obj{"type": "object", "required": []any{"id", "form", "submittedAt", "data"}, "properties": obj{
+			"id": str, "form": str, "submittedAt": str, "data": obj{"type": []any{"object", "null"}}}},
+		"SubmissionPage": obj{"type": "object", "required": []any{"submissions", "total", "page", "perPage"}, "properties": obj{
+			"submissions": obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Submission"}},
+			"total":       obj{"type": "integer"}, "page": obj{"type": "integer"}, "perPage": obj{"type": "integer"}}},
+		"Deleted": obj{"type": "object", "required": []any{"deleted"}, "properties": obj{"deleted": obj{"type": "boolean"}}},
 		"Collection": obj{"type": "object", "required": []any{"handle", "title", "blueprint"}, "properties": obj{
 			"handle": str, "title": str, "blueprint": str, "route": str, "sortable": obj{"type": "boolean"}, "dated": obj{"type": "boolean"},
 			"defaultStatus": str, "taxonomies": obj{"type": []any{"array", "null"}, "items": str}}},
