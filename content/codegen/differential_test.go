@@ -20,6 +20,7 @@ type vcase struct {
 	name   string
 	fields []content.Field
 	values []string // JSON objects
+	coerce bool     // as the forms endpoint: validate.CoerceAll first
 }
 
 func opts(kv ...any) *content.Map {
@@ -147,6 +148,29 @@ func validationTable() []vcase {
 			{Handle: "", Type: "text", Required: true},
 		}, values: []string{`{}`, `{"x":"a"}`, `{"x":1}`}},
 	)
+	// Form submissions: every row again after coercion, and coercion's own cases.
+	n := len(cs)
+	for _, c := range cs[:n] {
+		c.name += " (form)"
+		c.coerce = true
+		cs = append(cs, c)
+	}
+	cs = append(cs, func() vcase {
+		c := one("coerce", content.Field{Type: "number", Validate: []string{"min:2"}}, `"3"`, `" 1 "`, `""`, `"  "`, `"1e400"`, `"x"`, `"0x1"`, `2`)
+		c.coerce = true
+		return c
+	}(), func() vcase {
+		c := vcase{name: "coerce kinds", coerce: true, fields: []content.Field{
+			{Handle: "t", Type: "toggle", Required: true}, {Handle: "m", Type: "multiselect", Required: true},
+			{Handle: "a", Type: "asset", Options: opts("max_files", int64(3))}, {Handle: "s", Type: "asset"},
+			{Handle: "d", Type: "date", Validate: []string{"date"}}, {Handle: "h", Type: "hidden"}, {Handle: "h", Type: "number", Required: true},
+		}}
+		for _, v := range []string{`{"t":"on","m":"a","a":"x","s":"y","d":" 2024-01-01 ","h":"3"}`, `{"t":"No","m":"","a":" ","d":"x"}`,
+			`{"t":"maybe","m":["a"],"a":["x","y","z","w"]}`, `{"t":1,"m":5}`, `{"t":2}`, `{"t":""}`} {
+			c.values = append(c.values, v)
+		}
+		return c
+	}())
 	return cs
 }
 
@@ -159,17 +183,22 @@ func TestDifferentialValidation(t *testing.T) {
 	type nodeCase struct {
 		Spec   []fieldSpec       `json:"spec"`
 		Values []json.RawMessage `json:"values"`
+		Coerce bool              `json:"coerce"`
 	}
 	var in []nodeCase
 	want := make([][]content.FieldErrors, len(cases))
 	for i, c := range cases {
-		nc := nodeCase{Spec: specs(c.fields)}
+		nc := nodeCase{Spec: specs(c.fields), Coerce: c.coerce}
 		for _, v := range c.values {
 			var m content.Map
 			if err := m.UnmarshalJSON([]byte(v)); err != nil {
 				t.Fatalf("%s: bad JSON %s: %v", c.name, v, err)
 			}
-			fe, err := validate.Values(t.Context(), c.fields, &m, validate.Options{Hooks: passHooks{}})
+			vals := &m
+			if c.coerce {
+				vals = validate.CoerceAll(c.fields, vals)
+			}
+			fe, err := validate.Values(t.Context(), c.fields, vals, validate.Options{Hooks: passHooks{}})
 			if err != nil {
 				t.Fatalf("%s %s: %v", c.name, v, err)
 			}
@@ -186,9 +215,9 @@ func TestDifferentialValidation(t *testing.T) {
 import { createClient } from "./client";
 import type { FieldSpec } from "./runtime/validate";
 import { readFileSync } from "node:fs";
-const cases = JSON.parse(readFileSync(0, "utf8")) as { spec: FieldSpec[]; values: unknown[] }[];
+const cases = JSON.parse(readFileSync(0, "utf8")) as { spec: FieldSpec[]; values: unknown[]; coerce: boolean }[];
 const out = cases.map((c) => {
-  const schema = blueprintSchema<Record<string, unknown>>(c.spec);
+  const schema = blueprintSchema<Record<string, unknown>>(c.spec, { coerce: c.coerce });
   return c.values.map((v) => {
     const r = schema.safeParse(v);
     const errs: Record<string, string[]> = {};

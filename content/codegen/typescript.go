@@ -303,6 +303,7 @@ type fieldSpec struct {
 	Integer      bool                `json:"integer,omitempty"`
 	Asset        *assetSpec          `json:"asset,omitempty"`
 	Visibility   *content.Visibility `json:"visibility,omitempty"`
+	NoCoerce     bool                `json:"noCoerce,omitempty"`
 }
 
 type ruleSpec struct {
@@ -328,6 +329,12 @@ type assetSpec struct {
 // repeated handles are never checked).
 func specs(fs []content.Field) []fieldSpec {
 	seen := map[string]bool{}
+	hiddenFirst := map[string]bool{} // coercion takes the first field of a handle, even hidden
+	for _, f := range fs {
+		if _, ok := hiddenFirst[f.Handle]; !ok {
+			hiddenFirst[f.Handle] = f.Type == "hidden"
+		}
+	}
 	out := []fieldSpec{}
 	for _, f := range fs {
 		if f.Handle == "" || f.Type == "hidden" || seen[f.Handle] {
@@ -336,7 +343,7 @@ func specs(fs []content.Field) []fieldSpec {
 		seen[f.Handle] = true
 		r := validateDescribe(f)
 		sp := fieldSpec{Handle: f.Handle, Type: f.Type, Shape: r.Shape, Required: r.Required, Accepted: r.Accepted,
-			Choices: r.Choices, ChoicesShown: r.ChoicesShown, Integer: r.Integer}
+			Choices: r.Choices, ChoicesShown: r.ChoicesShown, Integer: r.Integer, NoCoerce: hiddenFirst[f.Handle]}
 		if f.Visibility != nil && f.Visibility.Field != "" {
 			v := *f.Visibility
 			sp.Visibility = &v
@@ -375,7 +382,7 @@ import type { FieldSpec, FieldErrors, ValidateOptions } from "./runtime/validate
 import { validateValues } from "./runtime/validate";
 import type * as T from "./types";
 
-export { validateValues, checkField, isVisible } from "./runtime/validate";
+export { validateValues, checkField, isVisible, coerceValue, coerceValues } from "./runtime/validate";
 export type { FieldSpec, FieldErrors, ValidateOptions } from "./runtime/validate";
 
 /** A zod schema over an object of field values that reports the server's messages per field. */
@@ -395,12 +402,16 @@ export function blueprintSchema<V>(fields: readonly FieldSpec[], opts: ValidateO
 			tn := fieldsTypeName(kind, bp.Handle)
 			vn := strings.ToLower(tn[:1]) + tn[1:]
 			fmt.Fprintf(&b, "\n/** How the server checks the %s blueprint %q. */\nexport const %s: readonly FieldSpec[] = %s;\n", strings.TrimSuffix(kind, "s"), bp.Handle, vn+"Spec", jsonText(specs(bp.Fields())))
-			typ := "T." + tn
-			if kind == content.BlueprintCollections {
+			typ, opts := "T."+tn, ""
+			switch kind {
+			case content.BlueprintCollections:
 				// The server checks an entry as one object: the standard fields beside data.
 				typ += " & T.EntryValues"
+			case content.BlueprintForms:
+				// The forms endpoint coerces every submission before checking it.
+				opts = ", { coerce: true }"
 			}
-			fmt.Fprintf(&b, "export const %s = blueprintSchema<%s>(%s);\n", vn+"Schema", typ, vn+"Spec")
+			fmt.Fprintf(&b, "export const %s = blueprintSchema<%s>(%s%s);\n", vn+"Schema", typ, vn+"Spec", opts)
 		}
 	}
 	g.files["schemas.ts"] = []byte(b.String())

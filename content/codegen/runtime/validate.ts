@@ -29,6 +29,8 @@ export interface FieldSpec {
   integer?: boolean;
   asset?: { multiple: boolean; min: number; max: number };
   visibility?: { field: string; operator: string; value?: unknown };
+  /** The first field of this handle is hidden, so form coercion leaves the value alone. */
+  noCoerce?: boolean;
 }
 
 /** Messages per field handle; empty when the values are valid. */
@@ -37,6 +39,11 @@ export type FieldErrors = Record<string, string[]>;
 export interface ValidateOptions {
   /** Check only the fields present in values (an update that sends a subset). */
   partial?: boolean;
+  /**
+   * Convert submitted strings to field types first, as the forms endpoint does for every
+   * submission ("3" to 3, "on" to true, "a" to ["a"]); see coerceValues.
+   */
+  coerce?: boolean;
 }
 
 const msgRequired = "This field is required";
@@ -564,8 +571,53 @@ export function isVisible(f: FieldSpec, values: Readonly<Obj>): boolean {
   return true;
 }
 
+/** Converts one submitted value to what a field of f's type stores, as the server's Coerce. */
+export function coerceValue(f: FieldSpec, v: unknown): unknown {
+  if (v === undefined || v === null || f.noCoerce) return v;
+  switch (f.type) {
+    case "number":
+      if (typeof v === "string") {
+        const t = trimSpace(v);
+        if (t === "") return null;
+        const n = parseNumber(t);
+        return n === undefined ? v : n;
+      }
+      return v;
+    case "toggle":
+      if (typeof v === "boolean") return v;
+      if (typeof v === "string") {
+        const t = trimSpace(v).toLowerCase();
+        if (["true", "on", "1", "yes"].includes(t)) return true;
+        if (["false", "off", "0", "no", ""].includes(t)) return false;
+        return v;
+      }
+      if (isNumber(v) && (v === 0 || v === 1)) return v === 1;
+      return v;
+    case "multiselect": case "entries": case "taxonomy": case "asset":
+      if (f.type === "asset" && !f.asset?.multiple) return v;
+      if (typeof v === "string") return trimSpace(v) === "" ? [] : [v];
+      return v;
+    case "date":
+      return typeof v === "string" ? trimSpace(v) : v;
+  }
+  return v;
+}
+
+/** Returns a copy of values with every field's value coerced (coerceValue); other keys stay. */
+export function coerceValues(fields: readonly FieldSpec[], values: Readonly<Obj>): Obj {
+  const byHandle = new Map<string, FieldSpec>();
+  for (const f of fields) if (!byHandle.has(f.handle)) byHandle.set(f.handle, f);
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(values)) {
+    const f = byHandle.get(k);
+    out[k] = f ? coerceValue(f, v) : v;
+  }
+  return out;
+}
+
 /** Checks values against fields, as the server does; every field is checked. */
 export function validateValues(fields: readonly FieldSpec[], values: Readonly<Obj>, opts: ValidateOptions = {}): FieldErrors {
+  if (opts.coerce) values = coerceValues(fields, values);
   const errs: FieldErrors = {};
   for (const f of fields) {
     const present = Object.prototype.hasOwnProperty.call(values, f.handle);
