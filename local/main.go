@@ -97,6 +97,8 @@ func commands() map[string]command {
 			usage: "init [--site DIR]", example: "cms init --site ./my-site"},
 		"check": {summary: "validate every definition, blueprint and entry of a site", run: cmdCheck,
 			usage: "check [--site DIR]", example: "cms check --site ./my-site"},
+		"generate": {summary: "write typed clients, validation schemas and the API contract from the blueprints", run: cmdGenerate,
+			usage: "generate [--site DIR] [--out DIR] [--watch] [--check]", example: "cms generate --site ./my-site --check"},
 		"hooks": {summary: "install (push) or list WASM validation hooks offline", run: cmdHooks,
 			usage: "hooks push [--site DIR] NAME FILE.wasm | cms hooks list [--site DIR]", example: "cms hooks push --site ./my-site isbn bin/hooks/isbn.wasm"},
 		"make-user": {summary: "create a user (prompts, or flags and --password-stdin for scripts)", run: cmdMakeUser,

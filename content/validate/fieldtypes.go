@@ -317,6 +317,7 @@ func oneOf(prefix string, items []string) string {
 // choices are the allowed values of a select or multiselect field.
 type choices struct {
 	allowed map[string]bool
+	order   []string // allowed, in the order found
 	display []string // what messages list
 }
 
@@ -330,6 +331,7 @@ func (c *choices) add(s string, show bool) {
 		return
 	}
 	c.allowed[s] = true
+	c.order = append(c.order, s)
 	if show {
 		c.display = append(c.display, s)
 	}

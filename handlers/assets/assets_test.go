@@ -100,9 +100,8 @@ func (u upload) request(t testing.TB) *http.Request {
 }
 
 func do(t testing.TB, h http.Handler, r *http.Request) *httptest.ResponseRecorder {
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	return w
+	t.Helper()
+	return webtest.Serve(t, h, r)
 }
 
 type errBody struct {

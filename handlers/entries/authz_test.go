@@ -188,7 +188,7 @@ func TestNew(t *testing.T) {
 	if _, err := entries.New(entries.Deps{}); err == nil {
 		t.Error("New without a store succeeded")
 	}
-	if got := entries.Prefixes(); len(got) != 3 {
+	if got := entries.Prefixes(); len(got) != 4 {
 		t.Errorf("Prefixes = %v", got)
 	}
 }

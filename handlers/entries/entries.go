@@ -31,6 +31,7 @@ import (
 	"cms/content/lru"
 	"cms/content/query"
 	"cms/content/validate"
+	"cms/handlers/apidoc"
 	"cms/handlers/web"
 )
 
@@ -79,6 +80,8 @@ type Deps struct {
 	// where the public API that honours them lives.
 	Preview        PreviewSigner
 	PublicBasePath string
+	// APIDoc, when set, is served to signed-in callers at GET /api/openapi.json.
+	APIDoc *apidoc.Doc
 }
 
 type api struct {
@@ -116,6 +119,9 @@ func New(d Deps) (http.Handler, error) {
 	}
 	rt.HandleFunc("GET /api/collections", a.collections)
 	rt.HandleFunc("GET /api/collections/{handle}", a.collection)
+	if d.APIDoc != nil {
+		rt.HandleFunc("GET /api/openapi.json", a.openAPI)
+	}
 	rt.NotFound("/api/entries/")
 	rt.NotFound("/api/collections/")
 	return rt, nil
@@ -123,5 +129,13 @@ func New(d Deps) (http.Handler, error) {
 
 // Prefixes are the path prefixes the group serves.
 func Prefixes() []string {
-	return []string{"/api/entries/", "/api/collections", "/api/collections/"}
+	return []string{"/api/entries/", "/api/collections", "/api/collections/", "/api/openapi.json"}
+}
+
+// GET /api/openapi.json: the OpenAPI document of the whole HTTP API, for any signed-in caller.
+func (a *api) openAPI(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Authenticated(a.Auth, r); err != nil {
+		return err
+	}
+	return a.APIDoc.Write(w, r)
 }

@@ -290,9 +290,7 @@ func (e *env) post(t testing.TB, form, contentType string, body []byte, hdr ...s
 	for i := 0; i+1 < len(hdr); i += 2 {
 		r.Header.Set(hdr[i], hdr[i+1])
 	}
-	w := httptest.NewRecorder()
-	e.h.ServeHTTP(w, r)
-	return w
+	return webtest.Serve(t, e.h, r)
 }
 
 // postJSON submits v as JSON.

@@ -25,6 +25,7 @@ import (
 	"cms/content/lru"
 	"cms/content/query"
 	"cms/content/seo"
+	"cms/handlers/apidoc"
 	"cms/handlers/web"
 )
 
@@ -72,6 +73,8 @@ type Deps struct {
 	SEO *seo.Resolver
 	// Site returns the site a request is for (its canonical URLs); required with SEO.
 	Site func(*http.Request) content.Site
+	// APIDoc, when set, is served anonymously at GET {BasePath}/openapi.json (the public part).
+	APIDoc *apidoc.Doc
 }
 
 type api struct {
@@ -116,6 +119,10 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)
 	for _, ro := range a.resourceRoutes() {
 		rt.HandleFunc(ro.pattern, ro.h)
+	}
+	if d.APIDoc != nil {
+		// GET {base}/openapi.json: the public part of the OpenAPI document.
+		rt.HandleFunc("GET "+d.BasePath+"/openapi.json", func(w http.ResponseWriter, r *http.Request) error { return d.APIDoc.Write(w, r) })
 	}
 	rt.NotFound(d.BasePath + "/")
 	return rt, nil

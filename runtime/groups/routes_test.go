@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"cms/content/codegen"
 	"cms/content/contenttest"
 	"cms/runtime/config"
 	"cms/runtime/groups"
@@ -79,5 +80,64 @@ func TestEveryRouteIsServed(t *testing.T) {
 		if !slices.Contains(tables["users"], want) {
 			t.Errorf("users route table lacks %s:\n%s", want, strings.Join(tables["users"], "\n"))
 		}
+	}
+}
+
+// TestEveryRouteIsDocumented: every route in every group's route table is in the OpenAPI
+// document's route list (content/codegen/openapi_routes.go), and every documented route is
+// served, so the document can neither miss an endpoint nor describe one that is gone. A new
+// route fails here, once, until its line is added there (see docs/generate.md).
+func TestEveryRouteIsDocumented(t *testing.T) {
+	t.Parallel()
+	for _, conf := range []string{"watch: none\n", "watch: none\npublic:\n  basePath: /content\ngraphql:\n  path: /gql\n"} {
+		checkRoutesDocumented(t, conf)
+	}
+}
+
+func checkRoutesDocumented(t *testing.T, conf string) {
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\n"+conf)
+	cfg, _, err := config.Load(dir, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	documented := map[string]bool{}
+	for _, r := range codegen.Routes {
+		documented[codegen.RoutePattern(r, cfg.Public.BasePath, cfg.GraphQL.Path)] = true
+	}
+	served := map[string]bool{}
+	var missing []string
+	for _, g := range groups.All() {
+		h, err := g.Build(s)
+		if err != nil || h == nil {
+			t.Fatalf("group %s: %v", g.Name, err)
+		}
+		rt, ok := h.(routeTable)
+		if !ok {
+			t.Fatalf("group %s: handler %T has no route table", g.Name, h)
+		}
+		for _, route := range rt.Routes() {
+			served[route] = true
+			if !documented[route] {
+				missing = append(missing, g.Name+": "+route)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%s: routes missing from the OpenAPI route list (add a line each to content/codegen/openapi_routes.go):\n  %s", strings.TrimSpace(conf), strings.Join(missing, "\n  "))
+	}
+	var gone []string
+	for r := range documented {
+		if !served[r] {
+			gone = append(gone, r)
+		}
+	}
+	slices.Sort(gone)
+	if len(gone) > 0 {
+		t.Errorf("documented routes no group serves (remove them from content/codegen/openapi_routes.go):\n  %s", strings.Join(gone, "\n  "))
 	}
 }

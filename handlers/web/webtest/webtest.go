@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 
 	"cms/content"
@@ -34,21 +33,25 @@ type Request struct {
 	Cookies []*http.Cookie
 }
 
-// Do runs req against h and returns the recorded response.
+// Do runs req against h and returns the recorded response, after checking both against the
+// OpenAPI document (contract.go).
 func Do(t testing.TB, h http.Handler, req Request) *httptest.ResponseRecorder {
 	t.Helper()
 	var body io.Reader
+	var raw []byte
 	switch b := req.Body.(type) {
 	case nil:
 	case string:
-		body = strings.NewReader(b)
+		raw = []byte(b)
 	case []byte:
-		body = bytes.NewReader(b)
+		raw = b
 	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
 			t.Fatalf("encode body: %v", err)
 		}
+	}
+	if req.Body != nil {
 		body = bytes.NewReader(raw)
 	}
 	method := req.Method
@@ -72,6 +75,7 @@ func Do(t testing.TB, h http.Handler, req Request) *httptest.ResponseRecorder {
 	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, r)
+	checkContract(t, r, raw, w)
 	return w
 }
 
@@ -100,4 +104,22 @@ func DecodeJSON(t testing.TB, w *httptest.ResponseRecorder, v any) {
 	if err := json.Unmarshal(w.Body.Bytes(), v); err != nil {
 		t.Fatalf("decode body (status %d): %v: %s", w.Code, err, w.Body.String())
 	}
+}
+
+// Serve runs a request the test built itself against h and returns the recorded response, after
+// checking both against the OpenAPI document, as Do does.
+func Serve(t testing.TB, h http.Handler, r *http.Request) *httptest.ResponseRecorder {
+	t.Helper()
+	var raw []byte
+	if r.Body != nil {
+		var err error
+		if raw, err = io.ReadAll(r.Body); err != nil {
+			t.Fatalf("read request body: %v", err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(raw))
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	checkContract(t, r, raw, w)
+	return w
 }

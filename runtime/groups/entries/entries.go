@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"cms/content/fsstore"
+	"cms/handlers/apidoc"
 	"cms/handlers/entries"
 	"cms/runtime/config"
 	"cms/runtime/hookhost"
@@ -40,5 +41,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
 		Caches:     s.Caches,
+		APIDoc:     &apidoc.Doc{Defs: s.Store, PublicBasePath: s.Config.Public.BasePath, GraphQLPath: s.Config.GraphQL.Path},
 	})
 }

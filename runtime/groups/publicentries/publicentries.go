@@ -8,6 +8,7 @@ import (
 	"cms/content"
 	"cms/content/fsstore"
 	"cms/content/seo"
+	"cms/handlers/apidoc"
 	"cms/handlers/publicentries"
 	"cms/runtime/config"
 	"cms/runtime/wire"
@@ -42,6 +43,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
 		Caches:         s.Caches,
+		APIDoc:         &apidoc.Doc{Defs: s.Store, PublicBasePath: s.Config.Public.BasePath, GraphQLPath: s.Config.GraphQL.Path, PublicOnly: true},
 	}
 	if seoConfig.Enabled { // seo.enabled: false drops the seo member altogether
 		d.SEO = seo.NewResolver(seoConfig, s.Store)
