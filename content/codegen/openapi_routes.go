@@ -23,7 +23,7 @@ var Routes = []Route{
 	{"GET /api/public/collections", "public", "Collection definitions that opt in with public: true (public fields only)", Public, "", resp{200: "data:array", 304: ""}},
 	{"GET /api/public/globals/{handle}", "public", "A public global's values", Public, "", resp{200: "data:Object", 304: ""}},
 	{"GET /api/public/navigation/{handle}", "public", "A public navigation tree, published targets only, with resolved URLs", Public, "", resp{200: "data:Object", 304: ""}},
-	{"GET /api/public/taxonomies/{handle}", "public", "A public taxonomy's terms", Public, "", resp{200: "data:Object", 304: ""}},
+	{"GET /api/public/taxonomies/{handle}", "public", "A public taxonomy's terms", Public, "", resp{200: "data:array", 304: ""}},
 	{"GET /api/public/taxonomies/{handle}/{slug}", "public", "One term of a public taxonomy", Public, "", resp{200: "data:Object", 304: ""}},
 	{"GET /api/public/openapi.json", "public", "This document's public part", Public, "", resp{200: "Object", 304: ""}},
 
