@@ -9,6 +9,26 @@ import (
 // DefaultRoute is the URL pattern of a collection that sets none.
 const DefaultRoute = "/{slug}"
 
+// DefaultTermRoute is the URL pattern of a taxonomy that sets none.
+const DefaultTermRoute = "/{taxonomy}/{slug}"
+
+// TermURL resolves a taxonomy's route for a term. Placeholders: {slug} and {taxonomy}.
+func TermURL(t *Taxonomy, term *Term) string {
+	route := t.Route
+	if route == "" {
+		route = DefaultTermRoute
+	}
+	return expand(route, func(name string) (string, bool) {
+		switch name {
+		case "slug":
+			return url.PathEscape(term.Slug), true
+		case "taxonomy":
+			return url.PathEscape(t.Handle), true
+		}
+		return "", false
+	})
+}
+
 // EntryURL resolves a collection's route for an entry. Placeholders: {slug}, {collection}, and
 // {year}, {month}, {day} from createdAt (month and day two digits). A date placeholder of an
 // entry without a parseable createdAt resolves to an empty URL rather than a wrong one.
@@ -28,6 +48,25 @@ func EntryURL(c *Collection, e *Entry) string {
 			return ""
 		}
 	}
+	return expand(route, func(name string) (string, bool) {
+		switch name {
+		case "slug":
+			return url.PathEscape(e.Slug), true
+		case "collection":
+			return url.PathEscape(e.Collection), true
+		case "year":
+			return t.Format("2006"), true
+		case "month":
+			return t.Format("01"), true
+		case "day":
+			return t.Format("02"), true
+		}
+		return "", false
+	})
+}
+
+// expand replaces each {name} of route with value(name); unknown placeholders stay as written.
+func expand(route string, value func(string) (string, bool)) string {
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(route, '{')
@@ -41,18 +80,9 @@ func EntryURL(c *Collection, e *Entry) string {
 			break
 		}
 		b.WriteString(route[:i])
-		switch route[i+1 : i+j] {
-		case "slug":
-			b.WriteString(url.PathEscape(e.Slug))
-		case "collection":
-			b.WriteString(url.PathEscape(e.Collection))
-		case "year":
-			b.WriteString(t.Format("2006"))
-		case "month":
-			b.WriteString(t.Format("01"))
-		case "day":
-			b.WriteString(t.Format("02"))
-		default:
+		if v, ok := value(route[i+1 : i+j]); ok {
+			b.WriteString(v)
+		} else {
 			b.WriteString(route[i : i+j+1])
 		}
 		route = route[i+j+1:]

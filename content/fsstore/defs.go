@@ -231,6 +231,7 @@ func parseCollection(h string, m *content.Map) *content.Collection {
 		Taxonomies:    strs(m, "taxonomies"),
 		Template:      str(m, "template"),
 		Layout:        str(m, "layout"),
+		Sites:         strs(m, "sites"),
 	}
 	if c.Taxonomies == nil {
 		c.Taxonomies = []string{}
