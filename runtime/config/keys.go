@@ -43,6 +43,14 @@ func (c *Config) keys() map[string]key {
 		"seo.errorTracking":                  boolKey(&c.SEO.ErrorTracking),
 		"seo.redirects":                      boolKey(&c.SEO.Redirects),
 		"seo.reports":                        boolKey(&c.SEO.Reports),
+		"seo.enabled":                        boolKey(&c.SEO.Enabled),
+		"seo.metadata":                       boolKey(&c.SEO.Metadata),
+		"seo.structuredData":                 boolKey(&c.SEO.StructuredData),
+		"seo.allowExternalCanonicals":        boolKey(&c.SEO.AllowExternalCanonicals),
+		"seo.sitemap":                        boolKey(&c.SEO.Sitemap),
+		"seo.robots":                         boolKey(&c.SEO.Robots),
+		"seo.humans":                         boolKey(&c.SEO.Humans),
+		"pages.cacheControl":                 strKey(&c.Pages.CacheControl),
 		"staticCache.enabled":                boolKey(&c.StaticCache.Enabled),
 		"git.enabled":                        boolKey(&c.Git.Enabled),
 		"git.statePath":                      strKey(&c.Git.StatePath),
@@ -213,6 +221,13 @@ func (c *Config) setSites(v any) error {
 			s.URL, _ = m.String("url")
 			if l, ok := m.String("locale"); ok {
 				s.Locale = l
+			}
+			switch d := m.Value("default").(type) {
+			case nil:
+			case bool:
+				s.Default = d
+			default:
+				return fmt.Errorf("sites[%d].default must be true or false", i)
 			}
 			if s.Handle == "" {
 				s.Handle = fmt.Sprintf("site%d", i+1)
