@@ -1,0 +1,71 @@
+package sitemap_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"testing"
+
+	"cms/content/sitemap"
+)
+
+func TestURLSet(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	w := sitemap.NewURLSet(&b)
+	w.URL(sitemap.URL{Loc: "https://example.com/a?x=1&y=<2>", LastMod: "2026-04-06T09:00:00.000Z", ChangeFrequency: "weekly", Priority: 0.75})
+	w.URL(sitemap.URL{Loc: "https://example.com/b", Priority: -1})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	want := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url>
+    <loc>https://example.com/a?x=1&amp;y=&lt;2&gt;</loc>
+    <lastmod>2026-04-06T09:00:00.000Z</lastmod>
+    <changefreq>weekly</changefreq>
+    <priority>0.8</priority>
+  </url>
+  <url>
+    <loc>https://example.com/b</loc>
+  </url>
+</urlset>
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	var doc struct {
+		XMLName xml.Name
+		URLs    []struct {
+			Loc string `xml:"loc"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.XMLName.Space != sitemap.Namespace || doc.XMLName.Local != "urlset" || len(doc.URLs) != 2 || doc.URLs[0].Loc != "https://example.com/a?x=1&y=<2>" {
+		t.Errorf("parsed %+v", doc)
+	}
+}
+
+func TestIndex(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	w := sitemap.NewIndex(&b)
+	w.Sitemap("https://example.com/sitemap-1.xml", "")
+	w.Close()
+	want := `<?xml version="1.0" encoding="UTF-8"?>
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap>
+    <loc>https://example.com/sitemap-1.xml</loc>
+  </sitemap>
+</sitemapindex>
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	for n, want := range map[int]int{0: 1, 1: 1, 50000: 1, 50001: 2, 100000: 2, 100001: 3} {
+		if got := sitemap.Parts(n); got != want {
+			t.Errorf("Parts(%d) = %d, want %d", n, got, want)
+		}
+	}
+}
