@@ -1,0 +1,191 @@
+package site
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"cms/content"
+	"cms/content/query"
+	"cms/content/seo"
+	"cms/content/sitemap"
+)
+
+const notFoundText = "Not Found\n"
+
+// contentPublished selects every published entry of a collection, in its own order.
+var contentPublished = query.Query{Status: content.StatusPublished}
+
+// disabled answers a switched-off SEO route (notes 14.4).
+func (q *request) disabled() {
+	plain(q.w, http.StatusNotFound, notFoundText, "no-store")
+}
+
+// text answers robots.txt or humans.txt: the site's template of that name, else body.
+func (q *request) text(name, body string) {
+	if t := q.s.views.set(q.site).text[name]; t != nil {
+		out, err := executeText(t, map[string]any{"Site": q.site, "Sitemap": q.site.Absolute("/sitemap.xml")})
+		if err != nil {
+			q.s.Log.Error("template failed", "template", name, "err", err)
+			plain(q.w, http.StatusInternalServerError, notFoundText, "no-store")
+			return
+		}
+		body = string(out)
+	}
+	q.send(http.StatusOK, "text/plain; charset=utf-8", q.s.CacheControl, []byte(body))
+}
+
+// GET /robots.txt: everything allowed, the site's origin and its sitemap.
+func (q *request) robots() {
+	if !q.s.Flags.Robots {
+		q.disabled()
+		return
+	}
+	body := "User-agent: *\nAllow: /\n\nHost: " + q.site.URL + "\n"
+	if q.s.Flags.Sitemap {
+		body += "Sitemap: " + q.site.Absolute("/sitemap.xml") + "\n"
+	}
+	q.text("robots.txt", body)
+}
+
+// GET /humans.txt: the site's credits.
+func (q *request) humans() {
+	if !q.s.Flags.Humans {
+		q.disabled()
+		return
+	}
+	q.text("humans.txt", "/* SITE */\n"+q.site.URL+"\n")
+}
+
+// sitemapURL is one record in the sitemap, before sorting. lastMod keeps the record's own
+// string, so collecting 100,000 records copies no dates.
+type sitemapURL struct {
+	loc      string
+	lastMod  string
+	freq     string
+	priority float64
+}
+
+// urls lists the site's published entries and public terms that belong in its sitemap.
+func (q *request) urls() ([]sitemapURL, error) {
+	var out []sitemapURL
+	add := func(sub seo.Subject) {
+		m := q.s.SEO.Resolve(sub)
+		if !m.InSitemap || m.Excluded || m.NoIndex {
+			return
+		}
+		loc := m.Canonical
+		if loc == "" {
+			loc = q.site.Absolute(sub.Path)
+		}
+		out = append(out, sitemapURL{loc: loc, lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority})
+	}
+	for _, c := range q.s.Store.Collections() {
+		if !c.OnSite(q.site.Handle) {
+			continue
+		}
+		list, _, err := q.s.Store.Entries(c.Handle, contentPublished)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range list {
+			if !e.Published() {
+				continue
+			}
+			if p := content.EntryURL(c, e); p != "" {
+				add(seo.Subject{Site: q.site, Kind: "entry", Section: c.Handle, Path: p, Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})
+			}
+		}
+	}
+	for _, t := range q.s.Store.Taxonomies() {
+		terms, err := q.s.Store.Terms(t.Handle)
+		if err != nil {
+			return nil, err
+		}
+		for _, term := range terms {
+			if termPublic(term) {
+				updated, _ := term.Data.String("updatedAt")
+				add(seo.Subject{Site: q.site, Kind: "term", Section: t.Handle, Path: content.TermURL(t, term), Title: term.Title, UpdatedAt: updated, Data: term.Data})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b sitemapURL) int { return strings.Compare(a.loc, b.loc) })
+	return out, nil
+}
+
+// lastMod is updatedAt as ISO 8601 in UTC with milliseconds, or "" when it is not a date.
+func lastMod(s string) string {
+	t, ok := content.ParseTime(s)
+	if !ok {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// GET /sitemap.xml (part 0) and GET /sitemap-{n}.xml: the site's URLs, sorted; beyond
+// sitemap.MaxURLs /sitemap.xml is an index of numbered parts. Streamed: the body is written as
+// it is produced.
+func (q *request) sitemap(part int) {
+	if !q.s.Flags.Sitemap {
+		q.disabled()
+		return
+	}
+	urls, err := q.urls()
+	if err != nil {
+		q.s.Log.Error("sitemap failed", "err", err)
+		plain(q.w, http.StatusInternalServerError, notFoundText, "no-store")
+		return
+	}
+	parts := sitemap.Parts(len(urls))
+	if part > 0 && (parts == 1 || part > parts) {
+		q.notFound()
+		return
+	}
+	if t := q.s.views.set(q.site).text["sitemap.xml"]; t != nil && part == 0 {
+		list := make([]sitemap.URL, len(urls))
+		for i, u := range urls {
+			list[i] = sitemap.URL{Loc: u.loc, LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}
+		}
+		out, err := executeText(t, map[string]any{"Site": q.site, "URLs": list})
+		if err != nil {
+			q.s.Log.Error("template failed", "template", "sitemap.xml", "err", err)
+			plain(q.w, http.StatusInternalServerError, notFoundText, "no-store")
+			return
+		}
+		q.send(http.StatusOK, "application/xml; charset=utf-8", q.s.CacheControl, out)
+		return
+	}
+	h := q.w.Header()
+	h.Set("Content-Type", "application/xml; charset=utf-8")
+	h.Set("Cache-Control", q.s.CacheControl)
+	q.w.WriteHeader(http.StatusOK)
+	if q.r.Method == http.MethodHead {
+		return
+	}
+	if parts > 1 && part == 0 {
+		w := sitemap.NewIndex(q.w)
+		for i := 1; i <= parts; i++ {
+			w.Sitemap(q.site.Absolute("/sitemap-"+strconv.Itoa(i)+".xml"), "")
+		}
+		_ = w.Close()
+		return
+	}
+	if part > 0 {
+		end := min(part*sitemap.MaxURLs, len(urls))
+		urls = urls[(part-1)*sitemap.MaxURLs : end]
+	}
+	w := sitemap.NewURLSet(q.w)
+	for i, u := range urls {
+		if w.URL(sitemap.URL{Loc: u.loc, LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}) != nil {
+			return // the client went away
+		}
+		if i == 0 {
+			_ = w.Flush()
+			if f, ok := q.w.(http.Flusher); ok {
+				f.Flush()
+			}
+		}
+	}
+	_ = w.Close()
+}

@@ -1,0 +1,58 @@
+// Package site wires the site group (handlers/site): the public website, a read-only frontend
+// that answers every path no other group claims (on Lambda, the $default route).
+package site
+
+import (
+	"net/http"
+	"path/filepath"
+	"time"
+
+	"cms/content/fsstore"
+	"cms/content/seo"
+	"cms/handlers/site"
+	"cms/runtime/config"
+	"cms/runtime/wire"
+)
+
+var _ site.Store = (*fsstore.Store)(nil)
+
+// Group describes the site group for the runners.
+func Group() wire.Group {
+	return wire.Group{Name: "site", Prefixes: Prefixes, Build: Build}
+}
+
+// Prefixes are the paths the group serves.
+func Prefixes(config.Config) []string { return site.Prefixes() }
+
+// Build builds the site group.
+func Build(s *wire.Services) (http.Handler, error) {
+	c := s.Config
+	// The store reads the Git-authored SEO documents once it implements seo.Docs; until then the
+	// resolver works from the records alone.
+	docs, _ := any(s.Store).(seo.Docs)
+	on := c.SEO.Enabled
+	return site.New(site.Deps{
+		Store:    s.Store,
+		Markdown: s.Markdown,
+		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
+			AllowExternalCanonicals: c.SEO.AllowExternalCanonicals}, docs),
+		Sites:        c.ContentSites(),
+		Views:        s.SitePath(filepath.Join(c.ResourcesPath, "views")),
+		ReloadEvery:  reloadEvery(c),
+		Flags:        site.Flags{Metadata: on && c.SEO.Metadata, Sitemap: on && c.SEO.Sitemap, Robots: on && c.SEO.Robots, Humans: on && c.SEO.Humans},
+		CacheControl: c.Pages.CacheControl,
+		AssetsPath:   "/assets",
+		Reserved:     []string{c.CP.Path, "/assets", "/api"},
+		Log:          s.Log.With("group", "site"),
+		Now:          s.Now,
+	})
+}
+
+// reloadEvery is how often the templates are checked for changes: at once while developing,
+// every second otherwise (a template edit shows within a second, without a restart).
+func reloadEvery(c config.Config) time.Duration {
+	if c.Production() {
+		return time.Second
+	}
+	return 0
+}
