@@ -109,11 +109,11 @@ func (sw *Writer) Close() error {
 	return sw.Flush()
 }
 
-// Parts is the number of sitemap files n URLs need: 1 up to MaxURLs (written as a urlset), else
-// the number of numbered parts an index lists.
-func Parts(n int) int {
-	if n <= MaxURLs {
+// Parts is the number of sitemap files n URLs need with at most per in one file: 1 up to per
+// (written as a urlset), else the number of numbered parts an index lists.
+func Parts(n, per int) int {
+	if n <= per {
 		return 1
 	}
-	return (n + MaxURLs - 1) / MaxURLs
+	return (n + per - 1) / per
 }

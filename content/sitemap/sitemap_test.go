@@ -64,7 +64,7 @@ func TestIndex(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 	for n, want := range map[int]int{0: 1, 1: 1, 50000: 1, 50001: 2, 100000: 2, 100001: 3} {
-		if got := sitemap.Parts(n); got != want {
+		if got := sitemap.Parts(n, sitemap.MaxURLs); got != want {
 			t.Errorf("Parts(%d) = %d, want %d", n, got, want)
 		}
 	}

@@ -137,7 +137,8 @@ func (q *request) sitemap(part int) {
 		plain(q.w, http.StatusInternalServerError, notFoundText, "no-store")
 		return
 	}
-	parts := sitemap.Parts(len(urls))
+	per := q.s.SitemapMaxURLs
+	parts := sitemap.Parts(len(urls), per)
 	if part > 0 && (parts == 1 || part > parts) {
 		q.notFound()
 		return
@@ -172,8 +173,7 @@ func (q *request) sitemap(part int) {
 		return
 	}
 	if part > 0 {
-		end := min(part*sitemap.MaxURLs, len(urls))
-		urls = urls[(part-1)*sitemap.MaxURLs : end]
+		urls = urls[(part-1)*per : min(part*per, len(urls))]
 	}
 	w := sitemap.NewURLSet(q.w)
 	for i, u := range urls {

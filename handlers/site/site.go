@@ -30,6 +30,7 @@ import (
 	"cms/content/query"
 	"cms/content/routing"
 	"cms/content/seo"
+	"cms/content/sitemap"
 	"cms/handlers/web"
 )
 
@@ -84,6 +85,9 @@ type Deps struct {
 	FormsPath string
 	// AssetsPath is the URL path of the asset files ("" = /assets).
 	AssetsPath string
+	// SitemapMaxURLs is the most URLs in one sitemap file before an index splits them
+	// (0 = the protocol's 50,000).
+	SitemapMaxURLs int
 	// Reserved are path prefixes of other surfaces (cp.path, /assets, /api): when a request
 	// for one reaches the site (the surface is switched off), it is a 404, never a page.
 	Reserved []string
@@ -135,6 +139,9 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.FormsPath == "" {
 		d.FormsPath = "/api/forms"
+	}
+	if d.SitemapMaxURLs <= 0 {
+		d.SitemapMaxURLs = sitemap.MaxURLs
 	}
 	if d.AssetsPath == "" {
 		d.AssetsPath = "/assets"
