@@ -91,6 +91,7 @@ func (s *site) funcs(st content.Site) template.FuncMap {
 		"global":      f.global,
 		"nav":         f.nav,
 		"terms":       f.terms,
+		"term":        f.term,
 		"markdown":    f.markdown,
 		"asset":       f.asset,
 		"url":         st.Link,
@@ -251,6 +252,28 @@ func (f *funcs) terms(tax string) ([]*TermView, error) {
 		}
 	}
 	return out, nil
+}
+
+// url "/about": a site path as a link on the request's site (with a sub-path site's base). A
+// full URL, a protocol-relative one, a fragment or a mailto: link is kept as it is.
+func (f *funcs) url(p string) string {
+	if p == "" || strings.Contains(p, ":") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "#") || strings.HasPrefix(p, "?") {
+		return p
+	}
+	return f.site.Link(p)
+}
+
+// term "tags" "news": one public term, or nil.
+func (f *funcs) term(tax, slug string) *TermView {
+	t, err := f.s.Store.Taxonomy(tax)
+	if err != nil || !content.ValidHandle(slug) {
+		return nil
+	}
+	term, _, err := f.s.Store.Term(tax, slug)
+	if err != nil || !termPublic(term) {
+		return nil
+	}
+	return f.s.termView(f.site, t, term)
 }
 
 // markdown renders Markdown (raw HTML escaped unless markdown.allowHtml).

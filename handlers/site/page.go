@@ -251,6 +251,9 @@ func (q *request) send(status int, contentType, cacheControl string, body []byte
 	h := q.w.Header()
 	h.Set("Cache-Control", cacheControl)
 	h.Set("Etag", etag)
+	if q.s.ContentSecurityPolicy != "" {
+		h.Set("Content-Security-Policy", q.s.ContentSecurityPolicy)
+	}
 	if status == http.StatusOK && web.NoneMatch(q.r, etag) {
 		q.w.WriteHeader(http.StatusNotModified)
 		return
@@ -268,6 +271,9 @@ func (q *request) serverError() {
 	h := q.w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
+	if q.s.ContentSecurityPolicy != "" {
+		h.Set("Content-Security-Policy", q.s.ContentSecurityPolicy)
+	}
 	q.w.WriteHeader(http.StatusInternalServerError)
 	if q.r.Method != http.MethodHead {
 		_, _ = q.w.Write([]byte(errorPage))

@@ -81,6 +81,9 @@ type Deps struct {
 	Flags       Flags
 	// CacheControl is the Cache-Control of rendered pages ("" = "public, max-age=60").
 	CacheControl string
+	// ContentSecurityPolicy is sent with every page ("" = none). DefaultCSP allows this origin's
+	// files only (images from anywhere over HTTPS): no inline script or style, no framing.
+	ContentSecurityPolicy string
 	// FormsPath is where forms post: FormsPath + "/{handle}/submit" ("" = /api/forms).
 	FormsPath string
 	// AssetsPath is the URL path of the asset files ("" = /assets).
@@ -94,6 +97,9 @@ type Deps struct {
 	Log      *slog.Logger
 	Now      func() time.Time
 }
+
+// DefaultCSP is the pages' Content-Security-Policy unless configured otherwise.
+const DefaultCSP = "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 
 // Prefixes are the paths the group serves: everything no other group claims (ServeMux prefers
 // the longer patterns of the other groups; on Lambda the site is the $default route).

@@ -57,11 +57,17 @@ func TestPages(t *testing.T) {
 
 func TestHeaders(t *testing.T) {
 	t.Parallel()
-	f := newSite(t, testSite, func(d *site.Deps) { d.CacheControl = "public, max-age=300" })
+	f := newSite(t, testSite, func(d *site.Deps) {
+		d.CacheControl = "public, max-age=300"
+		d.ContentSecurityPolicy = site.DefaultCSP
+	})
 	w := f.get(t, "/about")
 	etag := w.Header().Get("Etag")
 	if w.Code != 200 || etag == "" || w.Header().Get("Cache-Control") != "public, max-age=300" || w.Header().Get("Content-Length") == "" {
 		t.Fatalf("GET: %d %v", w.Code, w.Header())
+	}
+	if csp := w.Header().Get("Content-Security-Policy"); csp != site.DefaultCSP || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("CSP %q", csp)
 	}
 	// Same page, same ETag; If-None-Match gets a 304 without a body.
 	if again := f.get(t, "/about"); again.Header().Get("Etag") != etag {

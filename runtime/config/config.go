@@ -90,6 +90,8 @@ type Config struct {
 	Pages struct {
 		// CacheControl is the Cache-Control of rendered public pages.
 		CacheControl string
+		// ContentSecurityPolicy is sent with every public page; "" sends none.
+		ContentSecurityPolicy string
 	}
 	StaticCache struct {
 		Enabled bool
@@ -198,6 +200,7 @@ func Default() Config {
 	c.SEO.Robots = true
 	c.SEO.Humans = true
 	c.Pages.CacheControl = "public, max-age=60"
+	c.Pages.ContentSecurityPolicy = "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 	c.SEO.ErrorTracking = true
 	c.SEO.Redirects = true
 	c.SEO.Reports = true
@@ -382,6 +385,9 @@ func (c *Config) validate() []error {
 	errs = append(errs, c.validateSites()...)
 	if strings.ContainsAny(c.Pages.CacheControl, "\r\n") {
 		bad("pages.cacheControl", "must be one line")
+	}
+	if strings.ContainsAny(c.Pages.ContentSecurityPolicy, "\r\n") {
+		bad("pages.contentSecurityPolicy", "must be one line")
 	}
 	return errs
 }

@@ -51,6 +51,7 @@ func (c *Config) keys() map[string]key {
 		"seo.robots":                         boolKey(&c.SEO.Robots),
 		"seo.humans":                         boolKey(&c.SEO.Humans),
 		"pages.cacheControl":                 strKey(&c.Pages.CacheControl),
+		"pages.contentSecurityPolicy":        strKey(&c.Pages.ContentSecurityPolicy),
 		"staticCache.enabled":                boolKey(&c.StaticCache.Enabled),
 		"git.enabled":                        boolKey(&c.Git.Enabled),
 		"git.statePath":                      strKey(&c.Git.StatePath),
