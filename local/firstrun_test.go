@@ -120,8 +120,8 @@ func TestListenAddr(t *testing.T) {
 	}
 }
 
-// A first `cms dev` prints where the Control Panel and the APIs are, and / answers a page that
-// links them.
+// A first `cms dev` prints where the Control Panel and the APIs are, and / answers the starter
+// site's home page, which links the Control Panel.
 func TestDevFirstRun(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "site")
