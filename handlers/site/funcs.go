@@ -94,7 +94,7 @@ func (s *site) funcs(st content.Site) template.FuncMap {
 		"term":        f.term,
 		"markdown":    f.markdown,
 		"asset":       f.asset,
-		"url":         st.Link,
+		"url":         f.url,
 		"absURL":      st.Absolute,
 		"date":        f.date,
 		"isoDate":     isoDate,

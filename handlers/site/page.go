@@ -23,6 +23,10 @@ type request struct {
 	s           *site
 	site        content.Site
 	escapedPath string // the path inside the site, as the client escaped it
+
+	views    *viewSet // the site's templates, read once per request
+	cacheKey string   // set when the page may be cached
+	version  uint64
 }
 
 // Page is the data every page template receives (docs/templates.md).
@@ -98,6 +102,13 @@ func (q *request) page() {
 		q.w.Header().Set("Location", target)
 		q.w.Header().Set("Cache-Control", q.s.CacheControl)
 		q.w.WriteHeader(http.StatusPermanentRedirect)
+		return
+	}
+	var gen uint64
+	q.views, gen = q.s.views.current(q.site)
+	q.version = q.s.version(gen)
+	q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
+	if q.fromCache(q.cacheKey, q.version) {
 		return
 	}
 	var buf [routing.MaxSegments]string
@@ -221,7 +232,10 @@ func (q *request) render(p *Page, names []string) {
 	} else if p.SEO.Title != "" {
 		p.seoHead = template.HTML("<title>" + template.HTMLEscapeString(p.SEO.Title) + "</title>\n")
 	}
-	set := q.s.views.set(q.site)
+	set := q.views
+	if set == nil {
+		set = q.s.views.set(q.site)
+	}
 	t, name, err := set.lookup(names)
 	if t == nil && err == nil {
 		set = q.s.themeSet(q.site)
@@ -240,14 +254,26 @@ func (q *request) render(p *Page, names []string) {
 	if p.Status != http.StatusOK {
 		cache = "no-cache"
 	}
-	q.send(p.Status, "text/html; charset=utf-8", cache, b.Bytes())
+	body := b.Bytes()
+	etag := etagOf(body)
+	if q.cacheKey != "" {
+		q.toCache(q.cacheKey, q.version, p.Status, body, etag)
+	}
+	q.sendTagged(p.Status, "text/html; charset=utf-8", cache, body, etag)
+}
+
+func etagOf(body []byte) string {
+	sum := sha256.Sum256(body)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
 // send answers a complete body with an ETag, or 304 when the client has it; HEAD gets the
 // headers only.
 func (q *request) send(status int, contentType, cacheControl string, body []byte) {
-	sum := sha256.Sum256(body)
-	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	q.sendTagged(status, contentType, cacheControl, body, etagOf(body))
+}
+
+func (q *request) sendTagged(status int, contentType, cacheControl string, body []byte, etag string) {
 	h := q.w.Header()
 	h.Set("Cache-Control", cacheControl)
 	h.Set("Etag", etag)
@@ -259,7 +285,7 @@ func (q *request) send(status int, contentType, cacheControl string, body []byte
 		return
 	}
 	h.Set("Content-Type", contentType)
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Content-Length", itoa(len(body)))
 	q.w.WriteHeader(status)
 	if q.r.Method != http.MethodHead {
 		_, _ = q.w.Write(body)

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/lru"
 	"cms/content/markdown"
 	"cms/content/query"
 	"cms/content/routing"
@@ -42,6 +43,7 @@ type Store interface {
 	Taxonomies() []*content.Taxonomy
 	Taxonomy(h string) (*content.Taxonomy, error)
 	DefinitionsGeneration() uint64
+	Generation() uint64
 	Entries(c string, q query.Query) ([]*content.Entry, int, error)
 	EntryMeta(c, slug string) (*content.Entry, error)
 	Entry(c, slug string) (*content.Entry, error)
@@ -94,8 +96,15 @@ type Deps struct {
 	// Reserved are path prefixes of other surfaces (cp.path, /assets, /api): when a request
 	// for one reaches the site (the surface is switched off), it is a 404, never a page.
 	Reserved []string
-	Log      *slog.Logger
-	Now      func() time.Time
+	// CacheBytes bounds the cache of rendered pages (<= 0: no cache); Caches, if set, reports
+	// it. CacheTTL is how long a cached page is served at most: entries, definitions and
+	// templates invalidate it at once, but globals, navigation and settings only after this
+	// (0 = 1s).
+	CacheBytes int64
+	CacheTTL   time.Duration
+	Caches     *lru.Registry
+	Log        *slog.Logger
+	Now        func() time.Time
 }
 
 // DefaultCSP is the pages' Content-Security-Policy unless configured otherwise.
@@ -110,6 +119,8 @@ type site struct {
 	sites *routing.Sites
 	theme map[string]*viewSet // the built-in theme, parsed once per site
 	views *views              // the site's own templates, reloaded when they change
+
+	pages *lru.Cache[string, *cachedPage]
 
 	routesMu sync.Mutex
 	routes   atomic.Pointer[routeTable]
@@ -152,7 +163,16 @@ func New(d Deps) (http.Handler, error) {
 	if d.AssetsPath == "" {
 		d.AssetsPath = "/assets"
 	}
+	if d.CacheTTL <= 0 {
+		d.CacheTTL = time.Second
+	}
 	s := &site{Deps: d, sites: routing.NewSites(d.Sites)}
+	if d.CacheBytes > 0 {
+		s.pages = lru.New[string, *cachedPage](d.CacheBytes)
+		if d.Caches != nil {
+			d.Caches.Register("site.pages", s.pages)
+		}
+	}
 	theme, err := loadTheme(s)
 	if err != nil {
 		return nil, err

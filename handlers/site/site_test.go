@@ -157,7 +157,7 @@ ENTRY {{.Entry.Title}} {{.Entry.HTML}}
 -- resources/views/special.html --
 SPECIAL {{.Entry.Title}}
 -- resources/views/home.html --
-HOME {{range entries "blog" "limit=1&sort=-createdAt"}}{{.Title}}{{end}}
+HOME {{range entries "blog" "limit=1&sort=-createdAt"}}{{.Title}}{{end}} {{url "https://x.example/a"}} {{url "/b"}} {{absURL "/c"}}
 -- content/collections/pages/odd.md --
 ---
 title: Odd One
@@ -169,7 +169,7 @@ template: special
 		"/blog/2026/04/hello": "<main>BLOG Hello World in Blog\n</main>",
 		"/about":              "<main>ENTRY About Us <p>About text.</p>\n\n</main>",
 		"/odd":                "<main>SPECIAL Odd One\n</main>",
-		"/":                   "<main>HOME Second Post\n</main>",
+		"/":                   "<main>HOME Second Post https://x.example/a /b https://example.com/c\n</main>",
 	}
 	for p, want := range cases {
 		w := f.get(t, p)

@@ -224,6 +224,7 @@ type views struct {
 	mu      sync.Mutex
 	checked time.Time
 	stamp   string
+	gen     uint64 // grows with every reload
 	sets    map[string]*viewSet
 }
 
@@ -231,6 +232,12 @@ func newViews(s *site) *views { return &views{s: s, sets: map[string]*viewSet{}}
 
 // set returns the site's current set (empty when it has no views folder).
 func (v *views) set(st content.Site) *viewSet {
+	vs, _ := v.current(st)
+	return vs
+}
+
+// current returns the site's current set and the generation of the folder it was read from.
+func (v *views) current(st content.Site) (*viewSet, uint64) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	now := v.s.Now()
@@ -238,10 +245,11 @@ func (v *views) set(st content.Site) *viewSet {
 		v.checked = now
 		if stamp := v.stampOf(); stamp != v.stamp || len(v.sets) == 0 {
 			v.stamp = stamp
+			v.gen++
 			v.load()
 		}
 	}
-	return v.sets[st.Handle]
+	return v.sets[st.Handle], v.gen
 }
 
 // stampOf describes the folder's files by name, size and modification time.

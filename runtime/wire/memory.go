@@ -15,6 +15,7 @@ const (
 	CacheEntries       = "entries"               // encoded entries of the authenticated API
 	CacheGraphQL       = "graphql.results"       // GraphQL responses
 	CacheGraphQLDocs   = "graphql.documents"     // parsed, validated GraphQL queries
+	CacheSitePages     = "site.pages"            // rendered pages of the public website
 )
 
 // cacheShares lists every cache and its share, the last taking what rounding leaves.
@@ -26,7 +27,8 @@ func cacheShares() []struct {
 		name    string
 		percent int64
 	}{
-		{CachePublicEntries, 55},
+		{CachePublicEntries, 45},
+		{CacheSitePages, 10},
 		{CachePublicLists, 10},
 		{CacheEntries, 15},
 		{CacheGraphQL, 15},

@@ -44,6 +44,8 @@ func Build(s *wire.Services) (http.Handler, error) {
 		ContentSecurityPolicy: c.Pages.ContentSecurityPolicy,
 		AssetsPath:            "/assets",
 		Reserved:              []string{c.CP.Path, "/assets", "/api"},
+		CacheBytes:            s.CacheBytes(wire.CacheSitePages),
+		Caches:                s.Caches,
 		Log:                   s.Log.With("group", "site"),
 		Now:                   s.Now,
 	})

@@ -1,0 +1,74 @@
+package site_test
+
+import (
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"cms/content"
+	"cms/content/fsstore"
+	"cms/handlers/site"
+)
+
+// Rendered pages are cached: an entry change shows at once, a global's after CacheTTL.
+func TestPageCache(t *testing.T) {
+	t.Parallel()
+	var now atomic.Int64
+	now.Store(time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).UnixNano())
+	var st *fsstore.Store
+	f := newSite(t, testSite+`
+-- resources/globals/site.yaml --
+title: Site
+-- content/globals/site.yaml --
+motto: first motto
+-- resources/views/entry.html --
+{{.Entry.Title}} / {{(global "site").motto}}
+`, func(d *site.Deps) {
+		d.CacheBytes = 1 << 20
+		d.CacheTTL = time.Minute
+		d.Now = func() time.Time { return time.Unix(0, now.Load()) }
+		st = d.Store.(*fsstore.Store)
+	})
+	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto\n" {
+		t.Fatalf("first: %q", w.Body)
+	}
+	etag := f.get(t, "/about").Header().Get("Etag")
+
+	// A global edited by hand: the cached page stands until the TTL is over.
+	if err := os.WriteFile(filepath.Join(f.dir, "content", "globals", "site.yaml"), []byte("motto: second motto\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto\n" || w.Header().Get("Etag") != etag {
+		t.Errorf("within the TTL: %q", w.Body)
+	}
+	now.Add(int64(2 * time.Minute))
+	if w := f.get(t, "/about"); w.Body.String() != "About Us / second motto\n" {
+		t.Errorf("after the TTL: %q", w.Body)
+	}
+
+	// An entry saved through the store: at once.
+	cur, err := st.Entry("pages", "about")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := *cur
+	next.Title = "About Them"
+	if _, err := st.UpdateEntry("pages", "about", cur.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.get(t, "/about"); w.Body.String() != "About Them / second motto\n" {
+		t.Errorf("after an entry change: %q", w.Body)
+	}
+	// Unpublished: gone at once, not served from the cache.
+	cur, _ = st.Entry("pages", "about")
+	next = *cur
+	next.Status = content.StatusDraft
+	if _, err := st.UpdateEntry("pages", "about", cur.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	if w := f.get(t, "/about"); w.Code != 404 {
+		t.Errorf("a draft served from the cache: %d %q", w.Code, w.Body)
+	}
+}
