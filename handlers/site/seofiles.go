@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"cms/content"
 	"cms/content/query"
@@ -58,29 +59,62 @@ func (q *request) humans() {
 	q.text("humans.txt", "/* SITE */\n"+q.site.URL+"\n")
 }
 
-// sitemapURL is one record in the sitemap, before sorting. lastMod keeps the record's own
-// string, so collecting 100,000 records copies no dates.
+// sitemapURL is one record in the sitemap, before sorting. It holds the record's path (the
+// site's URL is the same for all) unless its canonical URL is elsewhere, and its own updatedAt
+// string: collecting 100,000 records makes no copy of either.
 type sitemapURL struct {
-	loc      string
+	path     string // the public path, when the canonical URL is the site's URL + path
+	loc      string // else the canonical URL
 	lastMod  string
 	freq     string
 	priority float64
 }
 
-// urls lists the site's published entries and public terms that belong in its sitemap.
-func (q *request) urls() ([]sitemapURL, error) {
-	var out []sitemapURL
-	add := func(sub seo.Subject) {
-		m := q.s.SEO.Resolve(sub)
-		if !m.InSitemap || m.Excluded || m.NoIndex {
-			return
-		}
-		loc := m.Canonical
-		if loc == "" {
-			loc = q.site.Absolute(sub.Path)
-		}
-		out = append(out, sitemapURL{loc: loc, lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority})
+// text is the URL's full text.
+func (u *sitemapURL) text(site string) string {
+	if u.loc != "" {
+		return u.loc
 	}
+	return site + u.path
+}
+
+// sitemapList is a site's sorted sitemap records and what they were built from.
+type sitemapList struct {
+	version uint64
+	expires time.Time
+	urls    []sitemapURL
+}
+
+// sitemapURLs returns the site's sorted records, rebuilding them when an entry or definition
+// changed or, for terms and SEO documents (files read on demand), after SitemapTTL. Building
+// them for 100,000 entries takes a good part of a second; a cached list starts streaming at
+// once. One build per site at a time.
+func (q *request) sitemapURLs() ([]sitemapURL, error) {
+	s := q.s
+	version := s.version(0)
+	now := s.Now()
+	s.sitemapMu.Lock()
+	defer s.sitemapMu.Unlock()
+	if l := s.sitemaps[q.site.Handle]; l != nil && l.version == version && now.Before(l.expires) {
+		return l.urls, nil
+	}
+	urls, err := q.urls()
+	if err != nil {
+		return nil, err
+	}
+	s.sitemaps[q.site.Handle] = &sitemapList{version: version, expires: now.Add(s.SitemapTTL), urls: urls}
+	return urls, nil
+}
+
+// urls lists the site's published entries and public terms that belong in its sitemap, sorted
+// by URL.
+func (q *request) urls() ([]sitemapURL, error) {
+	type coll struct {
+		c    *content.Collection
+		list []*content.Entry
+	}
+	var colls []coll
+	total := 0
 	for _, c := range q.s.Store.Collections() {
 		if !c.OnSite(q.site.Handle) {
 			continue
@@ -89,12 +123,29 @@ func (q *request) urls() ([]sitemapURL, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, e := range list {
+		colls = append(colls, coll{c, list})
+		total += len(list)
+	}
+	out := make([]sitemapURL, 0, total)
+	base := q.site.URL
+	add := func(sub seo.Subject) {
+		m := q.s.SEO.Resolve(sub)
+		if !m.InSitemap || m.Excluded || m.NoIndex {
+			return
+		}
+		u := sitemapURL{path: sub.Path, lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority}
+		if c := m.Canonical; c != "" && !(strings.HasPrefix(c, base) && c[len(base):] == sub.Path) {
+			u.path, u.loc = "", c
+		}
+		out = append(out, u)
+	}
+	for _, c := range colls {
+		for _, e := range c.list {
 			if !e.Published() {
 				continue
 			}
-			if p := content.EntryURL(c, e); p != "" {
-				add(seo.Subject{Site: q.site, Kind: "entry", Section: c.Handle, Path: p, Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})
+			if p := content.EntryURL(c.c, e); p != "" {
+				add(seo.Subject{Site: q.site, Kind: "entry", Section: c.c.Handle, Path: p, Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})
 			}
 		}
 	}
@@ -110,7 +161,12 @@ func (q *request) urls() ([]sitemapURL, error) {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b sitemapURL) int { return strings.Compare(a.loc, b.loc) })
+	slices.SortFunc(out, func(a, b sitemapURL) int {
+		if a.loc == "" && b.loc == "" {
+			return strings.Compare(a.path, b.path)
+		}
+		return strings.Compare(a.text(base), b.text(base))
+	})
 	return out, nil
 }
 
@@ -131,7 +187,7 @@ func (q *request) sitemap(part int) {
 		q.disabled()
 		return
 	}
-	urls, err := q.urls()
+	urls, err := q.sitemapURLs()
 	if err != nil {
 		q.s.Log.Error("sitemap failed", "err", err)
 		plain(q.w, http.StatusInternalServerError, notFoundText, "no-store")
@@ -146,7 +202,7 @@ func (q *request) sitemap(part int) {
 	if t := q.s.views.set(q.site).text["sitemap.xml"]; t != nil && part == 0 {
 		list := make([]sitemap.URL, len(urls))
 		for i, u := range urls {
-			list[i] = sitemap.URL{Loc: u.loc, LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}
+			list[i] = sitemap.URL{Loc: u.text(q.site.URL), LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}
 		}
 		out, err := executeText(t, map[string]any{"Site": q.site, "URLs": list})
 		if err != nil {
@@ -177,7 +233,7 @@ func (q *request) sitemap(part int) {
 	}
 	w := sitemap.NewURLSet(q.w)
 	for i, u := range urls {
-		if w.URL(sitemap.URL{Loc: u.loc, LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}) != nil {
+		if w.URL(sitemap.URL{Loc: u.text(q.site.URL), LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}) != nil {
 			return // the client went away
 		}
 		if i == 0 {

@@ -102,6 +102,9 @@ type Deps struct {
 	// (0 = 1s).
 	CacheBytes int64
 	CacheTTL   time.Duration
+	// SitemapTTL is how long a site's list of sitemap URLs is reused while no entry or
+	// definition changes (0 = one minute).
+	SitemapTTL time.Duration
 	Caches     *lru.Registry
 	Log        *slog.Logger
 	Now        func() time.Time
@@ -121,6 +124,9 @@ type site struct {
 	views *views              // the site's own templates, reloaded when they change
 
 	pages *lru.Cache[string, *cachedPage]
+
+	sitemapMu sync.Mutex
+	sitemaps  map[string]*sitemapList // by site handle
 
 	routesMu sync.Mutex
 	routes   atomic.Pointer[routeTable]
@@ -166,7 +172,10 @@ func New(d Deps) (http.Handler, error) {
 	if d.CacheTTL <= 0 {
 		d.CacheTTL = time.Second
 	}
-	s := &site{Deps: d, sites: routing.NewSites(d.Sites)}
+	if d.SitemapTTL <= 0 {
+		d.SitemapTTL = time.Minute
+	}
+	s := &site{Deps: d, sites: routing.NewSites(d.Sites), sitemaps: map[string]*sitemapList{}}
 	if d.CacheBytes > 0 {
 		s.pages = lru.New[string, *cachedPage](d.CacheBytes)
 		if d.Caches != nil {
