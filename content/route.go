@@ -30,8 +30,9 @@ func TermURL(t *Taxonomy, term *Term) string {
 }
 
 // EntryURL resolves a collection's route for an entry. Placeholders: {slug}, {collection}, and
-// {year}, {month}, {day} from createdAt (month and day two digits). A date placeholder of an
-// entry without a parseable createdAt resolves to an empty URL rather than a wrong one.
+// {year}, {month}, {day}: the date of createdAt as written (2026-04-30T23:30:00-05:00 is
+// 2026/04/30, not the next day in UTC). A date placeholder of an entry without a parseable
+// createdAt resolves to an empty URL rather than a wrong one.
 func EntryURL(c *Collection, e *Entry) string {
 	route := c.Route
 	if route == "" {
@@ -40,11 +41,10 @@ func EntryURL(c *Collection, e *Entry) string {
 	if !strings.Contains(route, "{") {
 		return route
 	}
-	var t time.Time
-	needDate := strings.Contains(route, "{year}") || strings.Contains(route, "{month}") || strings.Contains(route, "{day}")
-	if needDate {
+	var year, month, day string
+	if strings.Contains(route, "{year}") || strings.Contains(route, "{month}") || strings.Contains(route, "{day}") {
 		var ok bool
-		if t, ok = ParseTime(e.CreatedAt); !ok {
+		if year, month, day, ok = writtenDate(e.CreatedAt); !ok {
 			return ""
 		}
 	}
@@ -55,14 +55,22 @@ func EntryURL(c *Collection, e *Entry) string {
 		case "collection":
 			return url.PathEscape(e.Collection), true
 		case "year":
-			return t.Format("2006"), true
+			return year, true
 		case "month":
-			return t.Format("01"), true
+			return month, true
 		case "day":
-			return t.Format("02"), true
+			return day, true
 		}
 		return "", false
 	})
+}
+
+// writtenDate returns the YYYY, MM and DD a date-time starts with, when it is a valid time.
+func writtenDate(s string) (year, month, day string, ok bool) {
+	if _, valid := ParseTime(s); !valid || len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return "", "", "", false
+	}
+	return s[:4], s[5:7], s[8:10], true
 }
 
 // expand replaces each {name} of route with value(name); unknown placeholders stay as written.
