@@ -71,7 +71,8 @@ func BenchmarkEntryPage(b *testing.B) {
 	newHandler := func(cacheBytes int64) http.Handler {
 		h, err := site.New(site.Deps{Store: st, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: time.Second,
 			Sites: []content.Site{{Handle: "default", URL: "https://example.com", Locale: "en", Default: true}},
-			Flags: site.Flags{Metadata: true}, CacheBytes: cacheBytes, CacheTTL: time.Hour, Log: slog.New(slog.DiscardHandler)})
+			Flags: site.Flags{Metadata: true}, CacheBytes: cacheBytes, Log: slog.New(slog.DiscardHandler),
+			DataPaths: []string{filepath.Join(dir, "content", "globals"), filepath.Join(dir, "content", "navigation"), filepath.Join(dir, "content", "settings.yaml")}})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -159,22 +160,20 @@ func BenchmarkSitemap100k(b *testing.B) {
 		}
 	}
 	st := contenttest.OpenStore(b, dir)
-	newHandler := func(ttl time.Duration) http.Handler {
-		h, err := site.New(site.Deps{Store: st, Sites: []content.Site{{Handle: "default", URL: "https://example.com", Default: true}},
-			Flags: site.Flags{Sitemap: true}, SitemapTTL: ttl, Log: slog.New(slog.DiscardHandler)})
-		if err != nil {
-			b.Fatal(err)
-		}
-		return h
+	settings := filepath.Join(dir, "content", "settings.yaml")
+	h, err := site.New(site.Deps{Store: st, Sites: []content.Site{{Handle: "default", URL: "https://example.com", Default: true}},
+		Flags: site.Flags{Sitemap: true}, DataPaths: []string{settings}, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		b.Fatal(err)
 	}
-	// "built": the URL list is built for every request (as after a change); "cached": reused.
-	built, cached := newHandler(time.Nanosecond), newHandler(time.Hour)
+	// "built": a data file changed before each request, so the URL list is built again (as after
+	// any change); "kept": the list of the previous request is reused.
 	for _, c := range []struct {
 		name, path string
-		h          http.Handler
-	}{{"built/sitemap.xml", "/sitemap.xml", built}, {"built/sitemap-1.xml", "/sitemap-1.xml", built},
-		{"cached/sitemap.xml", "/sitemap.xml", cached}, {"cached/sitemap-1.xml", "/sitemap-1.xml", cached}} {
-		h, p := c.h, c.path
+		change     bool
+	}{{"built/sitemap.xml", "/sitemap.xml", true}, {"built/sitemap-1.xml", "/sitemap-1.xml", true},
+		{"kept/sitemap.xml", "/sitemap.xml", false}, {"kept/sitemap-1.xml", "/sitemap-1.xml", false}} {
+		p := c.path
 		b.Run(c.name, func(b *testing.B) {
 			var first, total time.Duration
 			var growth uint64
@@ -182,6 +181,9 @@ func BenchmarkSitemap100k(b *testing.B) {
 			h.ServeHTTP(&firstByteWriter{h: http.Header{}, start: time.Now()}, httptest.NewRequest(http.MethodGet, p, nil))
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				if c.change {
+					os.WriteFile(settings, []byte(fmt.Sprintf("site_name: run %d %d\n", i, time.Now().UnixNano())), 0o644)
+				}
 				runtime.GC()
 				base := rss(b)
 				peak := base

@@ -4,7 +4,6 @@ import (
 	"hash/fnv"
 	"net/http"
 	"strconv"
-	"time"
 )
 
 // cachedPage is a rendered page kept for repeat requests.
@@ -12,17 +11,14 @@ type cachedPage struct {
 	body    []byte
 	etag    string
 	status  int
-	version uint64    // what the page was rendered from (see version)
-	expires time.Time // globals, navigation and settings are read from disk: re-render after this
+	version uint64 // what the page was rendered from (see version)
 }
 
-// version folds what a page depends on that the process can check cheaply: every entry and
-// definition (the store's generation) and the templates (the views' generation). Globals,
-// navigation trees and settings are files read on demand, so a cached page also expires after
-// CacheTTL: their changes show within it.
+// version folds what a page depends on: every entry and definition (the store's generation),
+// the templates (the views' generation) and the files read on demand (the data generation).
 func (s *site) version(viewsGen uint64) uint64 {
 	h := fnv.New64a()
-	var b [24]byte
+	var b [32]byte
 	put := func(i int, v uint64) {
 		for k := 0; k < 8; k++ {
 			b[i+k] = byte(v >> (8 * k))
@@ -31,6 +27,7 @@ func (s *site) version(viewsGen uint64) uint64 {
 	put(0, s.Store.Generation())
 	put(8, s.Store.DefinitionsGeneration())
 	put(16, viewsGen)
+	put(24, s.data.generation())
 	h.Write(b[:])
 	return h.Sum64()
 }
@@ -44,8 +41,7 @@ func (q *request) fromCache(key string, version uint64) bool {
 	if !q.s.pages.Enabled() {
 		return false
 	}
-	now := q.s.Now()
-	p, ok := q.s.pages.GetValid(key, func(p *cachedPage) bool { return p.version == version && now.Before(p.expires) })
+	p, ok := q.s.pages.GetValid(key, func(p *cachedPage) bool { return p.version == version })
 	if !ok {
 		return false
 	}
@@ -58,10 +54,10 @@ func (q *request) fromCache(key string, version uint64) bool {
 }
 
 func (q *request) toCache(key string, version uint64, status int, body []byte, etag string) {
-	if !q.s.pages.Enabled() || q.s.CacheTTL <= 0 {
+	if !q.s.pages.Enabled() {
 		return
 	}
-	q.s.pages.Put(key, &cachedPage{body: body, etag: etag, status: status, version: version, expires: q.s.Now().Add(q.s.CacheTTL)},
+	q.s.pages.Put(key, &cachedPage{body: body, etag: etag, status: status, version: version},
 		int64(len(body)+len(key)+len(etag)+64))
 }
 

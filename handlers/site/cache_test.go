@@ -12,7 +12,8 @@ import (
 	"cms/handlers/site"
 )
 
-// Rendered pages are cached: an entry change shows at once, a global's after CacheTTL.
+// Rendered pages are cached until what they were made from changes: an entry at once, a
+// global (a data file) at the next check of the data paths.
 func TestPageCache(t *testing.T) {
 	t.Parallel()
 	var now atomic.Int64
@@ -27,7 +28,7 @@ motto: first motto
 {{.Entry.Title}} / {{(global "site").motto}}
 `, func(d *site.Deps) {
 		d.CacheBytes = 1 << 20
-		d.CacheTTL = time.Minute
+		d.ReloadEvery = time.Minute
 		d.Now = func() time.Time { return time.Unix(0, now.Load()) }
 		st = d.Store.(*fsstore.Store)
 	})
@@ -36,16 +37,21 @@ motto: first motto
 	}
 	etag := f.get(t, "/about").Header().Get("Etag")
 
-	// A global edited by hand: the cached page stands until the TTL is over.
+	// Long after, nothing changed: still the cached page.
+	now.Add(int64(time.Hour))
+	if w := f.get(t, "/about"); w.Header().Get("Etag") != etag {
+		t.Errorf("re-rendered without a change")
+	}
+	// A global edited by hand: the cached page stands until the data paths are checked again.
 	if err := os.WriteFile(filepath.Join(f.dir, "content", "globals", "site.yaml"), []byte("motto: second motto\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto\n" || w.Header().Get("Etag") != etag {
-		t.Errorf("within the TTL: %q", w.Body)
+		t.Errorf("before the next check: %q", w.Body)
 	}
 	now.Add(int64(2 * time.Minute))
 	if w := f.get(t, "/about"); w.Body.String() != "About Us / second motto\n" {
-		t.Errorf("after the TTL: %q", w.Body)
+		t.Errorf("after the next check: %q", w.Body)
 	}
 
 	// An entry saved through the store: at once.

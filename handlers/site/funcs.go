@@ -181,17 +181,13 @@ func (f *funcs) entry(coll, slug string) (*EntryView, error) {
 
 // global "site-settings": a global's values, or nil.
 func (f *funcs) global(h string) map[string]any {
-	doc, err := f.s.Store.Global(h)
-	if err != nil || !doc.Exists {
-		return nil
-	}
-	return doc.Data.Plain()
+	return f.s.data.global(h)
 }
 
 // nav "main": a navigation tree with entry references resolved to their URLs. A reference to an
 // entry that is missing, a draft, or on another site keeps its label without a link.
 func (f *funcs) nav(h string) []NavLink {
-	tree, err := f.s.Store.Navigation(h)
+	tree, err := f.s.data.navigation(h)
 	if err != nil {
 		return nil
 	}

@@ -165,6 +165,8 @@ func newSite(t *testing.T, archive string, edit func(*site.Deps)) *fixture {
 		Store: st,
 		Sites: []content.Site{{Handle: "default", URL: "https://example.com", Locale: "en", Default: true}},
 		Views: filepath.Join(dir, "resources", "views"),
+		DataPaths: []string{filepath.Join(dir, "content", "globals"), filepath.Join(dir, "content", "navigation"),
+			filepath.Join(dir, "content", "taxonomies"), filepath.Join(dir, "content", "settings.yaml")},
 		Flags: site.Flags{Metadata: true, Sitemap: true, Robots: true, Humans: true},
 		Log:   slog.New(slog.NewTextHandler(lb, nil)),
 	}

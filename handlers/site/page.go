@@ -80,9 +80,7 @@ func (q *request) newPage(status int) *Page {
 	if n, err := strconv.Atoi(p.Query.Get("page")); err == nil && n > 0 {
 		p.PageNumber = n
 	}
-	if doc, err := q.s.Store.Settings(); err == nil && doc.Data != nil {
-		p.Settings = doc.Data.Plain()
-	}
+	p.Settings = q.s.data.siteSettings()
 	return p
 }
 

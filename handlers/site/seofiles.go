@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"cms/content"
 	"cms/content/query"
@@ -81,28 +80,25 @@ func (u *sitemapURL) text(site string) string {
 // sitemapList is a site's sorted sitemap records and what they were built from.
 type sitemapList struct {
 	version uint64
-	expires time.Time
 	urls    []sitemapURL
 }
 
-// sitemapURLs returns the site's sorted records, rebuilding them when an entry or definition
-// changed or, for terms and SEO documents (files read on demand), after SitemapTTL. Building
-// them for 100,000 entries takes a good part of a second; a cached list starts streaming at
-// once. One build per site at a time.
+// sitemapURLs returns the site's sorted records, rebuilt when an entry, a definition or a data
+// file (terms) changed. Building them for 100,000 entries takes a good part of a second; a kept
+// list starts streaming at once. One build per site at a time.
 func (q *request) sitemapURLs() ([]sitemapURL, error) {
 	s := q.s
 	version := s.version(0)
-	now := s.Now()
 	s.sitemapMu.Lock()
 	defer s.sitemapMu.Unlock()
-	if l := s.sitemaps[q.site.Handle]; l != nil && l.version == version && now.Before(l.expires) {
+	if l := s.sitemaps[q.site.Handle]; l != nil && l.version == version {
 		return l.urls, nil
 	}
 	urls, err := q.urls()
 	if err != nil {
 		return nil, err
 	}
-	s.sitemaps[q.site.Handle] = &sitemapList{version: version, expires: now.Add(s.SitemapTTL), urls: urls}
+	s.sitemaps[q.site.Handle] = &sitemapList{version: version, urls: urls}
 	return urls, nil
 }
 

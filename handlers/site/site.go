@@ -78,7 +78,8 @@ type Deps struct {
 	// Views is the site's template folder (resources/views); a missing folder means the
 	// built-in theme renders everything.
 	Views string
-	// ReloadEvery is how often the views folder is checked for changes; 0 = on every request.
+	// ReloadEvery is how often the views folder and the data paths are checked for changes;
+	// 0 = on every request.
 	ReloadEvery time.Duration
 	Flags       Flags
 	// CacheControl is the Cache-Control of rendered pages ("" = "public, max-age=60").
@@ -96,15 +97,14 @@ type Deps struct {
 	// Reserved are path prefixes of other surfaces (cp.path, /assets, /api): when a request
 	// for one reaches the site (the surface is switched off), it is a 404, never a page.
 	Reserved []string
+	// DataPaths are the folders and files pages read on demand rather than through the entry
+	// index: content/globals, content/navigation, content/taxonomies, content/settings.yaml.
+	// A change under one (checked at most every ReloadEvery) invalidates cached pages.
+	DataPaths []string
 	// CacheBytes bounds the cache of rendered pages (<= 0: no cache); Caches, if set, reports
-	// it. CacheTTL is how long a cached page is served at most: entries, definitions and
-	// templates invalidate it at once, but globals, navigation and settings only after this
-	// (0 = 1s).
+	// it. A cached page stays valid until an entry, a definition, a template or a data file
+	// changes.
 	CacheBytes int64
-	CacheTTL   time.Duration
-	// SitemapTTL is how long a site's list of sitemap URLs is reused while no entry or
-	// definition changes (0 = one minute).
-	SitemapTTL time.Duration
 	Caches     *lru.Registry
 	Log        *slog.Logger
 	Now        func() time.Time
@@ -122,6 +122,7 @@ type site struct {
 	sites *routing.Sites
 	theme map[string]*viewSet // the built-in theme, parsed once per site
 	views *views              // the site's own templates, reloaded when they change
+	data  *data               // globals, navigation, settings and terms: watched and memoized
 
 	pages *lru.Cache[string, *cachedPage]
 
@@ -169,12 +170,6 @@ func New(d Deps) (http.Handler, error) {
 	if d.AssetsPath == "" {
 		d.AssetsPath = "/assets"
 	}
-	if d.CacheTTL <= 0 {
-		d.CacheTTL = time.Second
-	}
-	if d.SitemapTTL <= 0 {
-		d.SitemapTTL = time.Minute
-	}
 	s := &site{Deps: d, sites: routing.NewSites(d.Sites), sitemaps: map[string]*sitemapList{}}
 	if d.CacheBytes > 0 {
 		s.pages = lru.New[string, *cachedPage](d.CacheBytes)
@@ -188,6 +183,7 @@ func New(d Deps) (http.Handler, error) {
 	}
 	s.theme = theme
 	s.views = newViews(s)
+	s.data = newData(s)
 	return s, nil
 }
 

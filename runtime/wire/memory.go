@@ -27,8 +27,8 @@ func cacheShares() []struct {
 		name    string
 		percent int64
 	}{
-		{CachePublicEntries, 45},
-		{CacheSitePages, 10},
+		{CachePublicEntries, 35},
+		{CacheSitePages, 20},
 		{CachePublicLists, 10},
 		{CacheEntries, 15},
 		{CacheGraphQL, 15},

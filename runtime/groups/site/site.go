@@ -36,8 +36,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Markdown: s.Markdown,
 		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
 			AllowExternalCanonicals: c.SEO.AllowExternalCanonicals}, docs),
-		Sites:                 c.ContentSites(),
-		Views:                 s.SitePath(filepath.Join(c.ResourcesPath, "views")),
+		Sites: c.ContentSites(),
+		Views: s.SitePath(filepath.Join(c.ResourcesPath, "views")),
+		DataPaths: []string{s.SitePath(filepath.Join(c.ContentPath, "globals")), s.SitePath(filepath.Join(c.ContentPath, "navigation")),
+			s.SitePath(filepath.Join(c.ContentPath, "taxonomies")), s.SitePath(filepath.Join(c.ContentPath, "settings.yaml"))},
 		ReloadEvery:           reloadEvery(c),
 		Flags:                 site.Flags{Metadata: on && c.SEO.Metadata, Sitemap: on && c.SEO.Sitemap, Robots: on && c.SEO.Robots, Humans: on && c.SEO.Humans},
 		CacheControl:          c.Pages.CacheControl,
@@ -51,8 +53,9 @@ func Build(s *wire.Services) (http.Handler, error) {
 	})
 }
 
-// reloadEvery is how often the templates are checked for changes: at once while developing,
-// every second otherwise (a template edit shows within a second, without a restart).
+// reloadEvery is how often the templates and the data files (globals, navigation, terms,
+// settings) are checked for changes: on every request while developing, every second otherwise
+// (an edit shows within a second, without a restart).
 func reloadEvery(c config.Config) time.Duration {
 	if c.Production() {
 		return time.Second
