@@ -27,9 +27,9 @@ func cacheShares() []struct {
 		name    string
 		percent int64
 	}{
-		{CachePublicEntries, 35},
-		{CacheSitePages, 20},
-		{CachePublicLists, 10},
+		{CachePublicEntries, 50},
+		{CacheSitePages, 10},
+		{CachePublicLists, 5},
 		{CacheEntries, 15},
 		{CacheGraphQL, 15},
 		{CacheGraphQLDocs, 5},
