@@ -25,14 +25,14 @@ title: Site
 -- content/globals/site.yaml --
 motto: first motto
 -- resources/views/entry.html --
-{{.Entry.Title}} / {{(global "site").motto}}
+{{.Entry.Title}} / {{(global "site").motto}} / {{range entries "pages" "sort=title&limit=1"}}{{.Title}}{{end}}
 `, func(d *site.Deps) {
 		d.CacheBytes = 1 << 20
 		d.ReloadEvery = time.Minute
 		d.Now = func() time.Time { return time.Unix(0, now.Load()) }
 		st = d.Store.(*fsstore.Store)
 	})
-	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto\n" {
+	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto / About Us\n" {
 		t.Fatalf("first: %q", w.Body)
 	}
 	etag := f.get(t, "/about").Header().Get("Etag")
@@ -46,11 +46,11 @@ motto: first motto
 	if err := os.WriteFile(filepath.Join(f.dir, "content", "globals", "site.yaml"), []byte("motto: second motto\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto\n" || w.Header().Get("Etag") != etag {
+	if w := f.get(t, "/about"); w.Body.String() != "About Us / first motto / About Us\n" || w.Header().Get("Etag") != etag {
 		t.Errorf("before the next check: %q", w.Body)
 	}
 	now.Add(int64(2 * time.Minute))
-	if w := f.get(t, "/about"); w.Body.String() != "About Us / second motto\n" {
+	if w := f.get(t, "/about"); w.Body.String() != "About Us / second motto / About Us\n" {
 		t.Errorf("after the next check: %q", w.Body)
 	}
 
@@ -64,7 +64,7 @@ motto: first motto
 	if _, err := st.UpdateEntry("pages", "about", cur.Hash, &next); err != nil {
 		t.Fatal(err)
 	}
-	if w := f.get(t, "/about"); w.Body.String() != "About Them / second motto\n" {
+	if w := f.get(t, "/about"); w.Body.String() != "About Them / second motto / About Them\n" {
 		t.Errorf("after an entry change: %q", w.Body)
 	}
 	// Unpublished: gone at once, not served from the cache.
@@ -76,5 +76,9 @@ motto: first motto
 	}
 	if w := f.get(t, "/about"); w.Code != 404 {
 		t.Errorf("a draft served from the cache: %d %q", w.Code, w.Body)
+	}
+	// ... and gone from every list at once.
+	if w := f.get(t, "/contact"); w.Body.String() != "Contact / second motto / Contact\n" {
+		t.Errorf("list after unpublishing: %q", w.Body)
 	}
 }

@@ -159,8 +159,11 @@ func (f *funcs) list(coll, rawQuery string, limit, offset int) ([]*EntryView, in
 // entries "blog" "limit=5&sort=-createdAt": published entries, as the public API lists them
 // (at most 100).
 func (f *funcs) entries(coll string, rawQuery ...string) ([]*EntryView, error) {
-	out, _, err := f.list(coll, strings.Join(rawQuery, "&"), 0, 0)
-	return out, err
+	q := strings.Join(rawQuery, "&")
+	return memoGet(f.s, "entries\x00"+f.site.Handle+"\x00"+coll+"\x00"+q, func() ([]*EntryView, error) {
+		out, _, err := f.list(coll, q, 0, 0)
+		return out, err
+	})
 }
 
 // entry "pages" "about": one published entry with its rendered body, or nil.
@@ -187,11 +190,14 @@ func (f *funcs) global(h string) map[string]any {
 // nav "main": a navigation tree with entry references resolved to their URLs. A reference to an
 // entry that is missing, a draft, or on another site keeps its label without a link.
 func (f *funcs) nav(h string) []NavLink {
-	tree, err := f.s.data.navigation(h)
-	if err != nil {
-		return nil
-	}
-	return f.navLinks(tree.Items, 0)
+	links, _ := memoGet(f.s, "nav\x00"+f.site.Handle+"\x00"+h, func() ([]NavLink, error) {
+		tree, err := f.s.data.navigation(h)
+		if err != nil {
+			return nil, nil
+		}
+		return f.navLinks(tree.Items, 0), nil
+	})
+	return links
 }
 
 func (f *funcs) navLinks(items []content.NavItem, depth int) []NavLink {
@@ -233,6 +239,10 @@ func (f *funcs) entryURL(ref string) string {
 
 // terms "tags": the public terms of a taxonomy, in the store's order.
 func (f *funcs) terms(tax string) ([]*TermView, error) {
+	return memoGet(f.s, "terms\x00"+f.site.Handle+"\x00"+tax, func() ([]*TermView, error) { return f.readTerms(tax) })
+}
+
+func (f *funcs) readTerms(tax string) ([]*TermView, error) {
 	t, err := f.s.Store.Taxonomy(tax)
 	if err != nil {
 		return nil, fmt.Errorf("taxonomy %q: %w", tax, err)

@@ -126,6 +126,8 @@ type site struct {
 
 	pages *lru.Cache[string, *cachedPage]
 
+	memo memo
+
 	sitemapMu sync.Mutex
 	sitemaps  map[string]*sitemapList // by site handle
 
