@@ -82,3 +82,29 @@ motto: first motto
 		t.Errorf("list after unpublishing: %q", w.Body)
 	}
 }
+
+// Pages, the memo, the data and template reloads and the sitemap are safe to use from many
+// requests at once (run with -race).
+func TestConcurrentPages(t *testing.T) {
+	t.Parallel()
+	f := newSite(t, testSite, func(d *site.Deps) { d.CacheBytes = 1 << 20 })
+	paths := []string{"/", "/about", "/blog/2026/04/hello", "/tags/news", "/contact", "/sitemap.xml", "/nope"}
+	done := make(chan struct{})
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := 0; i < 30; i++ {
+				p := paths[(g+i)%len(paths)]
+				if w := f.get(t, p); w.Code != 200 && p != "/nope" {
+					t.Errorf("%s: %d", p, w.Code)
+				}
+			}
+		}()
+	}
+	for i := 0; i < 5; i++ {
+		os.WriteFile(filepath.Join(f.dir, "content", "settings.yaml"), []byte("site_name: Run "+string(rune('a'+i))+"\n"), 0o644)
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
