@@ -80,8 +80,9 @@ var formTemplate = template.Must(template.New("form").Parse(`<form class="cms-fo
 `))
 
 // form "contact" .: the form rendered from its blueprint (labels, required markers, the
-// honeypot). After a browser post the forms group redirects back with ?form=&status=&errors=;
-// the page then shows the outcome and each field's messages.
+// honeypot). After a browser post the forms group redirects back with
+// ?form=&status=&errors=&old=; the page then shows the outcome, each field's messages and the
+// values the visitor sent.
 func (f *funcs) form(h any, p *Page) (template.HTML, error) {
 	handle, ok := h.(string)
 	if !ok || !content.ValidHandle(handle) {
@@ -97,6 +98,7 @@ func (f *funcs) form(h any, p *Page) (template.HTML, error) {
 	}
 	d := formData{Handle: def.Handle, Title: def.Title, Action: f.s.FormsPath + "/" + def.Handle + "/submit", Honeypot: def.Honeypot}
 	var fieldErrs map[string][]string
+	var old map[string]string
 	if p != nil && p.Query.Get("form") == def.Handle {
 		switch p.Query.Get("status") {
 		case "ok":
@@ -104,6 +106,7 @@ func (f *funcs) form(h any, p *Page) (template.HTML, error) {
 		case "error":
 			d.Failed, d.Code = true, p.Query.Get("code")
 			_ = json.Unmarshal([]byte(p.Query.Get("errors")), &fieldErrs)
+			_ = json.Unmarshal([]byte(p.Query.Get("old")), &old)
 		}
 	}
 	for _, fl := range bp.Fields() {
@@ -118,6 +121,10 @@ func (f *funcs) form(h any, p *Page) (template.HTML, error) {
 		if s, ok := fl.Default.(string); ok {
 			ff.Value = s
 		}
+		v, sent := old[fl.Handle]
+		if sent {
+			ff.Value = v
+		}
 		switch fl.Type {
 		case "textarea", "markdown", "code":
 			ff.Multiline = true
@@ -127,6 +134,9 @@ func (f *funcs) form(h any, p *Page) (template.HTML, error) {
 		case "toggle":
 			ff.Type = "checkbox"
 			ff.Checked = fl.Default == true
+			if sent {
+				ff.Checked = v == "true" || v == "on" || v == "1"
+			}
 		case "integer", "float":
 			ff.Type = "number"
 		case "date":

@@ -293,9 +293,11 @@ func TestForm(t *testing.T) {
 		`name="_honeypot"`, `<div class="cms-hp" hidden>`)
 	wantNotContains(t, "form", body, "role=\"alert\"")
 
-	q := `/contact?form=contact&status=error&code=VALIDATION_ERROR&errors=%7B%22email%22%3A%5B%22Must+be+a+valid+%3Cemail%3E%22%5D%7D`
+	q := `/contact?form=contact&status=error&code=VALIDATION_ERROR&errors=%7B%22email%22%3A%5B%22Must+be+a+valid+%3Cemail%3E%22%5D%7D` +
+		`&old=%7B%22name%22%3A%22Ada+%3Cb%3E%22%2C%22email%22%3A%22ada%40%22%2C%22topic%22%3A%22sales%22%7D`
 	body = f.get(t, q).Body.String()
 	wantContains(t, "failed post", body, `role="alert">Please check the fields marked below.`,
+		`name="name" value="Ada &lt;b&gt;" required>`, `name="email" value="ada@" required aria-invalid="true"`, `<option value="sales" selected>sales</option>`,
 		`aria-invalid="true" aria-describedby="contact-email-error"`, `<p class="cms-field-error" id="contact-email-error">Must be a valid &lt;email&gt;</p>`)
 	body = f.get(t, "/contact?form=contact&status=ok").Body.String()
 	wantContains(t, "sent", body, `role="status">Thank you`)
