@@ -18,6 +18,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/content/routing"
 	"cms/handlers/web"
 )
 
@@ -55,10 +56,14 @@ type Deps struct {
 	ListCacheBytes int64
 	// Caches, if set, reports the group's caches (publicEntries.entries, publicEntries.lists).
 	Caches *lru.Registry
+	// Sites, if set, are the configured sites: a request answers for the site its Host names
+	// (as the website does), so a collection that lists other sites (`sites:`) is not found.
+	Sites []content.Site
 }
 
 type api struct {
 	Deps
+	sites   *routing.Sites  // nil: every collection is public everywhere
 	entries cache[entryKey] // encoded entry, valid for one file hash + definitions
 	lists   cache[string]   // collection + query -> whole response, valid for one collection version
 }
@@ -89,6 +94,9 @@ func New(d Deps) (http.Handler, error) {
 		d.ListCacheBytes = d.CacheBytes / 4
 	}
 	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
+	if len(d.Sites) > 0 {
+		a.sites = routing.NewSites(d.Sites)
+	}
 	d.Caches.Register("publicEntries.entries", a.entries.lru)
 	d.Caches.Register("publicEntries.lists", a.lists.lru)
 	rt := web.NewRouter()

@@ -32,5 +32,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheBytes:     s.CacheBytes(wire.CachePublicEntries),
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
 		Caches:         s.Caches,
+		Sites:          s.Config.ContentSites(),
 	})
 }
