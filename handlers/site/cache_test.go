@@ -1,8 +1,13 @@
 package site_test
 
 import (
+	"compress/gzip"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -106,5 +111,51 @@ func TestConcurrentPages(t *testing.T) {
 	}
 	for g := 0; g < 4; g++ {
 		<-done
+	}
+}
+
+// With the page cache on, a client that accepts gzip gets the page compressed (its own ETag,
+// Vary: Accept-Encoding); others get it as it is; either ETag gets a 304.
+func TestGzip(t *testing.T) {
+	t.Parallel()
+	f := newSite(t, testSite, func(d *site.Deps) { d.CacheBytes = 1 << 20 })
+	for round := 0; round < 2; round++ { // rendered, then from the cache
+		plainW := f.get(t, "/about")
+		gzW := f.do(t, req{path: "/about", header: http.Header{"Accept-Encoding": {"br;q=1.0, gzip;q=0.8"}}})
+		if gzW.Header().Get("Content-Encoding") != "gzip" || gzW.Header().Get("Vary") != "Accept-Encoding" || plainW.Header().Get("Content-Encoding") != "" {
+			t.Fatalf("round %d: headers %v / %v", round, gzW.Header(), plainW.Header())
+		}
+		n := gzW.Body.Len()
+		zr, err := gzip.NewReader(gzW.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unzipped, _ := io.ReadAll(zr)
+		if string(unzipped) != plainW.Body.String() || !strings.Contains(plainW.Body.String(), "<h1>About Us</h1>") {
+			t.Errorf("round %d: bodies differ", round)
+		}
+		if gzW.Header().Get("Content-Length") != strconv.Itoa(n) {
+			t.Errorf("round %d: Content-Length %s for %d bytes", round, gzW.Header().Get("Content-Length"), n)
+		}
+		pe, ge := plainW.Header().Get("Etag"), gzW.Header().Get("Etag")
+		if pe == ge || pe == "" {
+			t.Errorf("round %d: ETags %s %s", round, pe, ge)
+		}
+		for _, e := range []string{pe, ge} {
+			if w := f.do(t, req{path: "/about", header: http.Header{"If-None-Match": {e}, "Accept-Encoding": {"gzip"}}}); w.Code != http.StatusNotModified || w.Body.Len() != 0 {
+				t.Errorf("round %d: If-None-Match %s: %d", round, e, w.Code)
+			}
+		}
+		if w := f.do(t, req{path: "/about", header: http.Header{"Accept-Encoding": {"gzip;q=0"}}}); w.Header().Get("Content-Encoding") != "" {
+			t.Errorf("gzip;q=0 got gzip")
+		}
+		// HEAD: the headers of GET, no body.
+		if w := f.do(t, req{method: http.MethodHead, path: "/about", header: http.Header{"Accept-Encoding": {"gzip"}}}); w.Body.Len() != 0 || w.Header().Get("Content-Length") != gzW.Header().Get("Content-Length") {
+			t.Errorf("HEAD: %v %d", w.Header(), w.Body.Len())
+		}
+	}
+	// The 404 page too.
+	if w := f.do(t, req{path: "/nope", header: http.Header{"Accept-Encoding": {"gzip"}}}); w.Code != 404 || w.Header().Get("Content-Encoding") != "gzip" {
+		t.Errorf("404: %d %v", w.Code, w.Header())
 	}
 }

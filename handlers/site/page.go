@@ -248,16 +248,13 @@ func (q *request) render(p *Page, names []string) {
 		q.serverError()
 		return
 	}
-	cache := q.s.CacheControl
-	if p.Status != http.StatusOK {
-		cache = "no-cache"
-	}
 	body := b.Bytes()
 	etag := etagOf(body)
+	var gz []byte
 	if q.cacheKey != "" {
-		q.toCache(q.cacheKey, q.version, p.Status, body, etag)
+		gz = q.toCache(q.cacheKey, q.version, p.Status, body, etag)
 	}
-	q.sendTagged(p.Status, "text/html; charset=utf-8", cache, body, etag)
+	q.sendPage(p.Status, body, gz, etag)
 }
 
 func etagOf(body []byte) string {
@@ -288,6 +285,11 @@ func (q *request) sendTagged(status int, contentType, cacheControl string, body 
 	if q.r.Method != http.MethodHead {
 		_, _ = q.w.Write(body)
 	}
+}
+
+// noneMatchEither reports whether If-None-Match names either ETag.
+func noneMatchEither(r *http.Request, a, b string) bool {
+	return web.NoneMatch(r, a) || web.NoneMatch(r, b)
 }
 
 // serverError is the page of a failed template: fixed, so it cannot fail itself.
