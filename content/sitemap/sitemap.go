@@ -18,34 +18,45 @@ const MaxURLs = 50000
 // Namespace is the sitemaps.org namespace of both the urlset and the index.
 const Namespace = "http://www.sitemaps.org/schemas/sitemap/0.9"
 
+// ImageNamespace is the namespace of <image:image>, declared only when a URL has an image.
+const ImageNamespace = "http://www.google.com/schemas/sitemap-image/1.1"
+
 // URL is one <url> element.
 type URL struct {
 	Loc             string
 	LastMod         string  // "" = none
 	ChangeFrequency string  // "" = none
 	Priority        float64 // < 0 = none
+	Image           string  // absolute URL of the page's image; "" = none (needs NewURLSetImages)
 }
 
 // Writer writes one <urlset> or <sitemapindex>.
 type Writer struct {
-	w     *bufio.Writer
-	close string
-	err   error
+	w      *bufio.Writer
+	close  string
+	images bool
+	err    error
 }
 
 // NewURLSet starts a <urlset> on w.
 func NewURLSet(w io.Writer) *Writer {
-	return start(w, "urlset")
+	return start(w, "urlset", "")
+}
+
+// NewURLSetImages starts a <urlset> that also declares the image namespace, for URLs with an
+// Image.
+func NewURLSetImages(w io.Writer) *Writer {
+	return start(w, "urlset", ` xmlns:image="`+ImageNamespace+`"`)
 }
 
 // NewIndex starts a <sitemapindex> on w.
 func NewIndex(w io.Writer) *Writer {
-	return start(w, "sitemapindex")
+	return start(w, "sitemapindex", "")
 }
 
-func start(w io.Writer, root string) *Writer {
-	sw := &Writer{w: bufio.NewWriterSize(w, 32<<10), close: "</" + root + ">\n"}
-	sw.str(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<" + root + ` xmlns="` + Namespace + `">` + "\n")
+func start(w io.Writer, root, extra string) *Writer {
+	sw := &Writer{w: bufio.NewWriterSize(w, 32<<10), close: "</" + root + ">\n", images: extra != ""}
+	sw.str(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<" + root + ` xmlns="` + Namespace + `"` + extra + ">\n")
 	return sw
 }
 
@@ -79,6 +90,11 @@ func (sw *Writer) URL(u URL) error {
 	}
 	if u.Priority >= 0 {
 		sw.element("    ", "priority", strconv.FormatFloat(u.Priority, 'f', 1, 64))
+	}
+	if u.Image != "" && sw.images {
+		sw.str("    <image:image>\n")
+		sw.element("      ", "image:loc", u.Image)
+		sw.str("    </image:image>\n")
 	}
 	sw.str("  </url>\n")
 	return sw.err

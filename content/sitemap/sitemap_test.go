@@ -47,6 +47,45 @@ func TestURLSet(t *testing.T) {
 	}
 }
 
+// The image namespace is declared only when asked for, and images are written only then.
+func TestImages(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	w := sitemap.NewURLSetImages(&b)
+	w.URL(sitemap.URL{Loc: "https://example.com/a", Priority: -1, Image: "https://example.com/assets/a.png"})
+	w.Close()
+	want := `<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:image="http://www.google.com/schemas/sitemap-image/1.1">
+  <url>
+    <loc>https://example.com/a</loc>
+    <image:image>
+      <image:loc>https://example.com/assets/a.png</image:loc>
+    </image:image>
+  </url>
+</urlset>
+`
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	var doc struct {
+		URLs []struct {
+			Image struct {
+				Loc string `xml:"http://www.google.com/schemas/sitemap-image/1.1 loc"`
+			} `xml:"http://www.google.com/schemas/sitemap-image/1.1 image"`
+		} `xml:"url"`
+	}
+	if err := xml.Unmarshal(b.Bytes(), &doc); err != nil || len(doc.URLs) != 1 || doc.URLs[0].Image.Loc != "https://example.com/assets/a.png" {
+		t.Errorf("parsed %+v, %v", doc, err)
+	}
+	b.Reset()
+	w = sitemap.NewURLSet(&b)
+	w.URL(sitemap.URL{Loc: "https://example.com/a", Priority: -1, Image: "https://example.com/assets/a.png"})
+	w.Close()
+	if bytes.Contains(b.Bytes(), []byte("image")) {
+		t.Errorf("image without the namespace:\n%s", b.String())
+	}
+}
+
 func TestIndex(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer

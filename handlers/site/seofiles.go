@@ -67,6 +67,7 @@ type sitemapURL struct {
 	lastMod  string
 	freq     string
 	priority float64
+	image    string // the social image (absolute), when the metadata has one
 }
 
 // text is the URL's full text.
@@ -129,7 +130,7 @@ func (q *request) urls() ([]sitemapURL, error) {
 		if !m.InSitemap || m.Excluded || m.NoIndex {
 			return
 		}
-		u := sitemapURL{path: sub.Path, lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority}
+		u := sitemapURL{path: sub.Path, lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority, image: m.Image}
 		if c := m.Canonical; c != "" && !(strings.HasPrefix(c, base) && c[len(base):] == sub.Path) {
 			u.path, u.loc = "", c
 		}
@@ -227,9 +228,14 @@ func (q *request) sitemap(part int) {
 	if part > 0 {
 		urls = urls[(part-1)*per : min(part*per, len(urls))]
 	}
-	w := sitemap.NewURLSet(q.w)
+	var w *sitemap.Writer
+	if slices.ContainsFunc(urls, func(u sitemapURL) bool { return u.image != "" }) {
+		w = sitemap.NewURLSetImages(q.w) // the namespace only when used
+	} else {
+		w = sitemap.NewURLSet(q.w)
+	}
 	for i, u := range urls {
-		if w.URL(sitemap.URL{Loc: u.text(q.site.URL), LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority}) != nil {
+		if w.URL(sitemap.URL{Loc: u.text(q.site.URL), LastMod: lastMod(u.lastMod), ChangeFrequency: u.freq, Priority: u.priority, Image: u.image}) != nil {
 			return // the client went away
 		}
 		if i == 0 {
