@@ -68,8 +68,14 @@ func BenchmarkEntryPage(b *testing.B) {
 	}
 	writeBenchTheme(b, dir, n)
 	st := contenttest.OpenStore(b, dir)
+	// As `cms serve` in production; $CMS_BENCH_RELOAD=0 checks the folders on every request,
+	// as in development.
+	reloadEvery := time.Second
+	if os.Getenv("CMS_BENCH_RELOAD") == "0" {
+		reloadEvery = 0
+	}
 	newHandler := func(cacheBytes int64) http.Handler {
-		h, err := site.New(site.Deps{Store: st, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: time.Second,
+		h, err := site.New(site.Deps{Store: st, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
 			Sites: []content.Site{{Handle: "default", URL: "https://example.com", Locale: "en", Default: true}},
 			Flags: site.Flags{Metadata: true}, CacheBytes: cacheBytes, Log: slog.New(slog.DiscardHandler),
 			DataPaths: []string{filepath.Join(dir, "content", "globals"), filepath.Join(dir, "content", "navigation"), filepath.Join(dir, "content", "settings.yaml")}})

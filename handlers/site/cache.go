@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // cachedPage is a rendered page kept for repeat requests, gzip-compressed: a page takes about a
@@ -59,10 +60,17 @@ func (q *request) toCache(key string, version uint64, status int, body []byte, e
 	if !q.s.pages.Enabled() {
 		return nil
 	}
-	var b bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+	b := bytes.NewBuffer(make([]byte, 0, len(body)/2))
+	zw, _ := gzipPool.Get().(*gzip.Writer)
+	if zw == nil {
+		zw, _ = gzip.NewWriterLevel(b, gzip.BestSpeed)
+	} else {
+		zw.Reset(b)
+	}
 	_, _ = zw.Write(body)
-	if zw.Close() != nil {
+	err := zw.Close()
+	gzipPool.Put(zw)
+	if err != nil {
 		return nil
 	}
 	gz := b.Bytes()
@@ -97,16 +105,35 @@ func (q *request) sendPage(status int, body, gz []byte, etag string) {
 		return
 	}
 	if body == nil {
-		zr, err := gzip.NewReader(bytes.NewReader(gz))
-		if err == nil {
-			body, err = io.ReadAll(zr)
-		}
-		if err != nil {
+		var err error
+		if body, err = gunzip(gz); err != nil {
 			q.serverError()
 			return
 		}
 	}
 	q.sendTagged(status, html, cache, body, etag)
+}
+
+// gzipPool and gunzipPool keep gzip writers and readers: a new one allocates its (de)compressor's
+// tables, hundreds of KiB for a writer, each time.
+var gzipPool, gunzipPool sync.Pool
+
+// gunzip decompresses a cached page.
+func gunzip(gz []byte) ([]byte, error) {
+	zr, _ := gunzipPool.Get().(*gzip.Reader)
+	var err error
+	if zr == nil {
+		zr, err = gzip.NewReader(bytes.NewReader(gz))
+	} else {
+		err = zr.Reset(bytes.NewReader(gz))
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer gunzipPool.Put(zr)
+	b := bytes.NewBuffer(make([]byte, 0, 3*len(gz)))
+	_, err = io.Copy(b, zr)
+	return b.Bytes(), err
 }
 
 // acceptsGzip reports whether the request's Accept-Encoding takes gzip (not with q=0).
