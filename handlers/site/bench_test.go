@@ -15,6 +15,7 @@ import (
 
 	"cms/content"
 	"cms/content/contenttest"
+	"cms/content/lru"
 	"cms/content/sitegen"
 	"cms/handlers/site"
 )
@@ -74,8 +75,9 @@ func BenchmarkEntryPage(b *testing.B) {
 	if os.Getenv("CMS_BENCH_RELOAD") == "0" {
 		reloadEvery = 0
 	}
+	reg := &lru.Registry{}
 	newHandler := func(cacheBytes int64) http.Handler {
-		h, err := site.New(site.Deps{Store: st, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
+		h, err := site.New(site.Deps{Store: st, Caches: reg, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
 			Sites: []content.Site{{Handle: "default", URL: "https://example.com", Locale: "en", Default: true}},
 			Flags: site.Flags{Metadata: true}, CacheBytes: cacheBytes, Log: slog.New(slog.DiscardHandler),
 			DataPaths: []string{filepath.Join(dir, "content", "globals"), filepath.Join(dir, "content", "navigation"), filepath.Join(dir, "content", "settings.yaml")}})
@@ -99,6 +101,9 @@ func BenchmarkEntryPage(b *testing.B) {
 		if w.Code != 200 || !strings.Contains(w.Body.String(), "<h2>Latest</h2>") {
 			b.Fatalf("%s: %d %s", p, w.Code, w.Body)
 		}
+	}
+	for _, c := range reg.Stats() {
+		b.Logf("%s after %d pages: %d entries, %d bytes (%d per page)", c.Name, len(paths), c.Entries, c.Bytes, c.Bytes/max(1, int64(c.Entries)))
 	}
 	trivial := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")

@@ -371,8 +371,9 @@ func (s *session) page() scenario {
 	}
 	shuffled := append([]string(nil), paths...)
 	workerRand(1<<21).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
-	return scenario{name: "page", request: fmt.Sprintf("GET /blog/{year}/{month}/{slug}: the rendered page (layout, menu, 5-item list), random over %d published entries (after a first pass over all of them)", len(paths)),
-		base: s.cms, method: http.MethodGet, fixedPaths: paths, firstPass: shuffled,
+	// Accept-Encoding as every browser sends it: cached pages are kept (and sent) gzip-compressed.
+	return scenario{name: "page", request: fmt.Sprintf("GET /blog/{year}/{month}/{slug} with Accept-Encoding: gzip: the rendered page (layout, menu, 5-item list), random over %d published entries (after a first pass over all of them)", len(paths)),
+		base: s.cms, method: http.MethodGet, fixedPaths: paths, firstPass: shuffled, header: http.Header{"Accept-Encoding": {"gzip"}},
 		path: func(w int, _ uint64) string { return paths[rngs[w].IntN(len(paths))] }}
 }
 
