@@ -127,6 +127,7 @@ func TestDevFirstRun(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
 	base, out := startServer(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "dev", "--site", dir, "--addr", "127.0.0.1:0")
 	for _, want := range []string{
+		"website:       " + base + "/",
 		"Control Panel: " + base + "/cp",
 		"public API:    " + base + "/api/public/entries/{collection}",
 		"GraphQL:       " + base + "/api/graphql",
