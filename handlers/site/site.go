@@ -179,13 +179,13 @@ func New(d Deps) (http.Handler, error) {
 			d.Caches.Register("site.pages", s.pages)
 		}
 	}
+	s.views = newViews(s)
+	s.data = newData(s)
 	theme, err := loadTheme(s)
 	if err != nil {
 		return nil, err
 	}
 	s.theme = theme
-	s.views = newViews(s)
-	s.data = newData(s)
 	return s, nil
 }
 
