@@ -111,6 +111,20 @@ func TestEntryURL(t *testing.T) {
 	if got := content.EntryURL(&content.Collection{Route: "/{year}/{slug}"}, &content.Entry{Slug: "x"}); got != "" {
 		t.Errorf("date route without createdAt = %q, want empty", got)
 	}
+	// Date parts are the date as written, whatever its offset: not moved to another day in UTC.
+	dated := &content.Collection{Route: "/{year}/{month}/{day}/{slug}"}
+	for createdAt, want := range map[string]string{
+		"2026-04-30T23:30:00-05:00": "/2026/04/30/x",
+		"2026-05-01T01:00:00+02:00": "/2026/05/01/x",
+		"2026-12-31":                "/2026/12/31/x",
+		"2026-12-31 22:00:00":       "/2026/12/31/x",
+		"not a date":                "",
+		"2026-13-01T00:00:00Z":      "",
+	} {
+		if got := content.EntryURL(dated, &content.Entry{Slug: "x", CreatedAt: createdAt}); got != want {
+			t.Errorf("createdAt %q: %q, want %q", createdAt, got, want)
+		}
+	}
 }
 
 func TestMapLargeAndSmall(t *testing.T) {

@@ -9,9 +9,30 @@ import (
 // DefaultRoute is the URL pattern of a collection that sets none.
 const DefaultRoute = "/{slug}"
 
+// DefaultTermRoute is the URL pattern of a taxonomy that sets none.
+const DefaultTermRoute = "/{taxonomy}/{slug}"
+
+// TermURL resolves a taxonomy's route for a term. Placeholders: {slug} and {taxonomy}.
+func TermURL(t *Taxonomy, term *Term) string {
+	route := t.Route
+	if route == "" {
+		route = DefaultTermRoute
+	}
+	return expand(route, func(name string) (string, bool) {
+		switch name {
+		case "slug":
+			return url.PathEscape(term.Slug), true
+		case "taxonomy":
+			return url.PathEscape(t.Handle), true
+		}
+		return "", false
+	})
+}
+
 // EntryURL resolves a collection's route for an entry. Placeholders: {slug}, {collection}, and
-// {year}, {month}, {day} from createdAt (month and day two digits). A date placeholder of an
-// entry without a parseable createdAt resolves to an empty URL rather than a wrong one.
+// {year}, {month}, {day}: the date of createdAt as written (2026-04-30T23:30:00-05:00 is
+// 2026/04/30, not the next day in UTC). A date placeholder of an entry without a parseable
+// createdAt resolves to an empty URL rather than a wrong one.
 func EntryURL(c *Collection, e *Entry) string {
 	route := c.Route
 	if route == "" {
@@ -20,14 +41,40 @@ func EntryURL(c *Collection, e *Entry) string {
 	if !strings.Contains(route, "{") {
 		return route
 	}
-	var t time.Time
-	needDate := strings.Contains(route, "{year}") || strings.Contains(route, "{month}") || strings.Contains(route, "{day}")
-	if needDate {
+	var year, month, day string
+	if strings.Contains(route, "{year}") || strings.Contains(route, "{month}") || strings.Contains(route, "{day}") {
 		var ok bool
-		if t, ok = ParseTime(e.CreatedAt); !ok {
+		if year, month, day, ok = writtenDate(e.CreatedAt); !ok {
 			return ""
 		}
 	}
+	return expand(route, func(name string) (string, bool) {
+		switch name {
+		case "slug":
+			return url.PathEscape(e.Slug), true
+		case "collection":
+			return url.PathEscape(e.Collection), true
+		case "year":
+			return year, true
+		case "month":
+			return month, true
+		case "day":
+			return day, true
+		}
+		return "", false
+	})
+}
+
+// writtenDate returns the YYYY, MM and DD a date-time starts with, when it is a valid time.
+func writtenDate(s string) (year, month, day string, ok bool) {
+	if _, valid := ParseTime(s); !valid || len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return "", "", "", false
+	}
+	return s[:4], s[5:7], s[8:10], true
+}
+
+// expand replaces each {name} of route with value(name); unknown placeholders stay as written.
+func expand(route string, value func(string) (string, bool)) string {
 	var b strings.Builder
 	for {
 		i := strings.IndexByte(route, '{')
@@ -41,18 +88,9 @@ func EntryURL(c *Collection, e *Entry) string {
 			break
 		}
 		b.WriteString(route[:i])
-		switch route[i+1 : i+j] {
-		case "slug":
-			b.WriteString(url.PathEscape(e.Slug))
-		case "collection":
-			b.WriteString(url.PathEscape(e.Collection))
-		case "year":
-			b.WriteString(t.Format("2006"))
-		case "month":
-			b.WriteString(t.Format("01"))
-		case "day":
-			b.WriteString(t.Format("02"))
-		default:
+		if v, ok := value(route[i+1 : i+j]); ok {
+			b.WriteString(v)
+		} else {
 			b.WriteString(route[i : i+j+1])
 		}
 		route = route[i+j+1:]

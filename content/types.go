@@ -79,6 +79,22 @@ type Collection struct {
 	Layout        string   `json:"layout,omitempty"`
 	// Public opts the definition into the public API's GET {base}/collections (`public: true`).
 	Public bool `json:"public,omitempty"`
+	// Sites lists the handles of the sites (configuration `sites`) the collection is public on;
+	// empty = every site.
+	Sites []string `json:"sites,omitempty"`
+}
+
+// OnSite reports whether the collection is public on the site with this handle.
+func (c *Collection) OnSite(site string) bool {
+	if len(c.Sites) == 0 {
+		return true
+	}
+	for _, s := range c.Sites {
+		if s == site {
+			return true
+		}
+	}
+	return false
 }
 
 // Blueprint kinds (folders under resources/blueprints).

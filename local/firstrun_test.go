@@ -120,13 +120,14 @@ func TestListenAddr(t *testing.T) {
 	}
 }
 
-// A first `cms dev` prints where the Control Panel and the APIs are, and / answers a page that
-// links them.
+// A first `cms dev` prints where the Control Panel and the APIs are, and / answers the starter
+// site's home page, which links the Control Panel.
 func TestDevFirstRun(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "site")
 	base, out := startServer(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "dev", "--site", dir, "--addr", "127.0.0.1:0")
 	for _, want := range []string{
+		"website:       " + base + "/",
 		"Control Panel: " + base + "/cp",
 		"public API:    " + base + "/api/public/entries/{collection}",
 		"GraphQL:       " + base + "/api/graphql",

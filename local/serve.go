@@ -84,6 +84,7 @@ func printAddresses(w io.Writer, cfg config.Config, a net.Addr) {
 	}
 	base := "http://" + host
 	fmt.Fprintf(w, "cms is serving %s at %s\n", cfg.SiteDir, base)
+	fmt.Fprintf(w, "  website:       %s/\n", base)
 	if cfg.CP.Enabled {
 		fmt.Fprintf(w, "  Control Panel: %s%s\n", base, cfg.CP.Path)
 	} else {

@@ -275,6 +275,12 @@ func body(word string) (mediaType string, schema obj) {
 		return "text/html", obj{"type": "string"}
 	case "csv":
 		return "text/csv", obj{"type": "string"}
+	case "xml":
+		return "application/xml", obj{"type": "string"}
+	case "plain":
+		return "text/plain", obj{"type": "string"}
+	case "css":
+		return "text/css", obj{"type": "string"}
 	case "file":
 		return "*/*", obj{"type": "string", "contentMediaType": "application/octet-stream"}
 	}

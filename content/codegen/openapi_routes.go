@@ -13,7 +13,15 @@ var Routes = []Route{
 	// health
 	{"GET /api/health/live", "health", "Liveness: the process answers", Public, "", ok("Health")},
 	{"GET /api/health/ready", "health", "Readiness: the store and caches, with details", Public, "", resp{200: "Health", 503: "Health"}},
-	{"GET /{$}", "health", "A small page linking the Control Panel and the APIs", Public, "", ok("html")},
+
+	// the public website (handlers/site): every path no other group claims
+	{"GET /", "site", "The home page of the request's site", Public, "", resp{200: "html", 304: ""}},
+	{"HEAD /", "site", "The home page's headers", Public, "", resp{200: "", 304: ""}},
+	{"GET /{path...}", "site", "A page: an entry or term by its route, else the 404 page (HEAD too)", Public, "", resp{200: "html", 304: "", 404: "html"}},
+	{"GET /sitemap.xml", "site", "The site's sitemap (an index with numbered parts beyond 50,000 URLs)", Public, "", resp{200: "xml", 304: "", 404: "plain"}},
+	{"GET /robots.txt", "site", "robots.txt of the request's site", Public, "", resp{200: "plain", 404: "plain"}},
+	{"GET /humans.txt", "site", "humans.txt of the request's site", Public, "", resp{200: "plain", 404: "plain"}},
+	{"GET /_theme/theme.css", "site", "The built-in theme's stylesheet", Public, "", resp{200: "css", 304: ""}},
 
 	// public read API ({public.basePath}, default /api/public)
 	{"GET /api/public/entries/{collection}", "public", "Published entries of a collection: limit, offset, sort, filter", Public, "", resp{200: "PublicEntryList", 304: ""}},

@@ -234,6 +234,7 @@ func parseCollection(h string, m *content.Map) *content.Collection {
 		Template:      str(m, "template"),
 		Layout:        str(m, "layout"),
 		Public:        boolean(m, "public"),
+		Sites:         strs(m, "sites"),
 	}
 	if c.Taxonomies == nil {
 		c.Taxonomies = []string{}

@@ -44,7 +44,8 @@
 //     one of the configured sites), else to the Referer when it is this site, else to /; with
 //     ?form={handle}&status=ok added;
 //   - on failure back to the Referer (else redirect, else /) with ?form={handle}&status=error&code=
-//     {CODE} added, and for validation errors errors={URL-encoded JSON of the fields object};
+//     {CODE} added, and for validation errors errors={URL-encoded JSON of the fields object} and
+//     old={the text sent for the form's own fields, bounded};
 //     429 keeps its Retry-After header. An unknown or misconfigured form still gets its JSON
 //     error: there is no page to send the visitor back to that could fix it.
 //

@@ -71,9 +71,9 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return a.failed(w, r, browser, f, err)
 	}
-	// (3) Invalid values.
+	// (3) Invalid values: a browser also gets back what it sent, to fill the form in again.
 	if len(fieldErrs) > 0 {
-		return a.failed(w, r, browser, f, content.InvalidFields(op, "Validation failed", fieldErrs))
+		return a.failedWith(w, r, browser, f, content.InvalidFields(op, "Validation failed", fieldErrs), oldValues(f, values))
 	}
 	// (4) Keep the visible blueprint fields and store them.
 	data := validate.FilterVisible(f.fields, coerced)
@@ -132,6 +132,11 @@ func (a *api) succeeded(w http.ResponseWriter, r *http.Request, browser bool, f 
 // failed returns err for API clients, and sends a browser back to the page it came from with the
 // error in the query. Unknown and misconfigured forms always get their JSON error.
 func (a *api) failed(w http.ResponseWriter, r *http.Request, browser bool, f *form, err error) error {
+	return a.failedWith(w, r, browser, f, err, "")
+}
+
+// failedWith is failed with the values the browser sent, given back with validation errors.
+func (a *api) failedWith(w http.ResponseWriter, r *http.Request, browser bool, f *form, err error, old string) error {
 	if !browser {
 		return err
 	}
@@ -150,6 +155,9 @@ func (a *api) failed(w http.ResponseWriter, r *http.Request, browser bool, f *fo
 	if ce, ok := errors.AsType[*content.Error](err); ok && len(ce.Fields) > 0 {
 		raw, _ := json.Marshal(ce.Fields)
 		q.Set("errors", string(raw))
+		if old != "" {
+			q.Set("old", old)
+		}
 	}
 	if info := web.InfoFrom(r.Context()); info != nil {
 		info.Err, info.Code = err, body.Code
@@ -161,6 +169,42 @@ func (a *api) failed(w http.ResponseWriter, r *http.Request, browser bool, f *fo
 	}
 	redirect(w, target, q)
 	return nil
+}
+
+// Bounds of the values a failed browser post gets back in its redirect (?old=): a URL stays
+// short, so longer values (a long message) are left for the visitor to type again.
+const (
+	maxOldValue = 500
+	maxOldTotal = 2000
+)
+
+// oldValues are, for the redirect of a failed browser post, the text values of the form's own
+// fields (never the honeypot, nothing unknown) as JSON ("" for none): the page that shows the
+// form fills them in again next to the errors.
+func oldValues(f *form, values *content.Map) string {
+	old := map[string]string{}
+	total := 0
+	for _, fl := range f.fields {
+		var s string
+		switch v := values.Value(fl.Handle).(type) {
+		case string:
+			s = v
+		case bool:
+			s = strconv.FormatBool(v)
+		default:
+			continue
+		}
+		if s == "" || len(s) > maxOldValue || total+len(s) > maxOldTotal {
+			continue
+		}
+		old[fl.Handle] = s
+		total += len(s)
+	}
+	if len(old) == 0 {
+		return ""
+	}
+	raw, _ := json.Marshal(old)
+	return string(raw)
 }
 
 // redirect sends a 303 to target (nil: "/") with q merged into its query.

@@ -352,7 +352,7 @@ func TestSubmitBrowserRedirects(t *testing.T) {
 		{"off-site redirect is ignored", "offsite", valid, []string{"Referer", "http://example.com/c"}, 303, "http://example.com/c?form=offsite&status=ok", ""},
 		{"no referer", "plain", valid, nil, 303, "/?form=plain&status=ok", ""},
 		{"invalid goes back with errors", "contact", invalid, []string{"Referer", "http://example.com/contact"}, 303,
-			"http://example.com/contact?code=VALIDATION_ERROR&errors=%7B%22email%22%3A%5B%22This+field+is+required%22%5D%2C%22name%22%3A%5B%22Must+be+at+least+2+characters%22%5D%7D&form=contact&status=error",
+			"http://example.com/contact?code=VALIDATION_ERROR&errors=%7B%22email%22%3A%5B%22This+field+is+required%22%5D%2C%22name%22%3A%5B%22Must+be+at+least+2+characters%22%5D%7D&form=contact&old=%7B%22name%22%3A%22A%22%7D&status=error",
 			`{"email":["This field is required"],"name":["Must be at least 2 characters"]}`},
 		{"invalid without referer goes to the redirect", "contact", invalid, nil, 303, "", `{"email":["This field is required"],"name":["Must be at least 2 characters"]}`},
 		{"honeypot looks like success", "contact", url.Values{"name": {"x"}, "_honeypot": {"spam"}}, nil, 303, "/thanks?form=contact&status=ok", ""},
@@ -391,6 +391,29 @@ func TestSubmitBrowserRedirects(t *testing.T) {
 				t.Errorf("Content-Type = %q, want JSON", w.Header().Get("Content-Type"))
 			}
 		})
+	}
+}
+
+// A failed browser post gets back the text it sent for the form's own fields (to fill the form
+// in again), within bounds: never the honeypot or unknown keys, nothing long.
+func TestSubmitBrowserOldValues(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "")
+	long := strings.Repeat("x", 501)
+	w := e.postForm(t, "contact", url.Values{"name": {"A"}, "email": {"not an email"}, "topic": {"sales"}, "company": {long},
+		"_honeypot": {""}, "unknown": {"u"}, "newsletter": {"true"}}, "Referer", "http://example.com/contact")
+	wantStatus(t, w, http.StatusSeeOther)
+	u, err := url.Parse(w.Header().Get("Location"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := u.Query().Get("old"), `{"email":"not an email","name":"A","newsletter":"true","topic":"sales"}`; got != want {
+		t.Errorf("old = %s\nwant  %s", got, want)
+	}
+	// A success carries none.
+	w = e.postForm(t, "contact", url.Values{"name": {"Ada"}, "email": {"ada@example.com"}}, "Referer", "http://example.com/contact")
+	if loc := w.Header().Get("Location"); strings.Contains(loc, "old=") {
+		t.Errorf("success Location %q", loc)
 	}
 }
 

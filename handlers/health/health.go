@@ -2,7 +2,6 @@
 //
 //	GET /api/health/live   200 while the process serves
 //	GET /api/health/ready  200 when every storage folder is usable, else 503 naming the failing check
-//	GET /                  a page linking the Control Panel and the APIs (home.go), when Deps.Home is set
 package health
 
 import (
@@ -34,15 +33,12 @@ type Deps struct {
 	Log     *slog.Logger
 	Now     func() time.Time
 	Started time.Time
-	// Home, if set, makes GET / answer a page linking the Control Panel and the APIs.
-	Home *Home
 	// Caches, if set, are reported in the readiness details.
 	Caches *lru.Registry
 }
 
-// Prefixes are the path prefixes the group serves: its own, and / (exactly), which on Lambda
-// reaches this group anyway as the $default route.
-func Prefixes() []string { return []string{"/api/health/", "/{$}"} }
+// Prefixes are the path prefixes the group serves.
+func Prefixes() []string { return []string{"/api/health/"} }
 
 type api struct{ Deps }
 
@@ -64,9 +60,6 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/health/live", a.live)
 	rt.HandleFunc("GET /api/health/ready", a.ready)
-	if d.Home != nil {
-		rt.HandleFunc("GET /{$}", a.home)
-	}
 	rt.NotFound("/api/health/")
 	return rt, nil
 }

@@ -45,6 +45,12 @@ func (a *api) collection(r *http.Request) (*content.Collection, error) {
 		}
 		return nil, err
 	}
+	if a.sites != nil {
+		// The site is chosen by Host alone; the API's path is the same on every site.
+		if st, _, _ := a.sites.Select(r.Host, "/"); !c.OnSite(st.Handle) {
+			return nil, web.NotFound("Collection %q not found", h)
+		}
+	}
 	return c, nil
 }
 

@@ -24,6 +24,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/content/routing"
 	"cms/content/seo"
 	"cms/handlers/apidoc"
 	"cms/handlers/web"
@@ -75,10 +76,14 @@ type Deps struct {
 	Site func(*http.Request) content.Site
 	// APIDoc, when set, is served anonymously at GET {BasePath}/openapi.json (the public part).
 	APIDoc *apidoc.Doc
+	// Sites, if set, are the configured sites: a request answers for the site its Host names
+	// (as the website does), so a collection that lists other sites (`sites:`) is not found.
+	Sites []content.Site
 }
 
 type api struct {
 	Deps
+	sites   *routing.Sites  // nil: every collection is public everywhere
 	entries cache[entryKey] // encoded entry, valid for one file hash + definitions
 	lists   cache[string]   // collection + query -> whole response, valid for one collection version
 }
@@ -112,6 +117,9 @@ func New(d Deps) (http.Handler, error) {
 		d.ListCacheBytes = d.CacheBytes / 4
 	}
 	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
+	if len(d.Sites) > 0 {
+		a.sites = routing.NewSites(d.Sites)
+	}
 	d.Caches.Register("publicEntries.entries", a.entries.lru)
 	d.Caches.Register("publicEntries.lists", a.lists.lru)
 	rt := web.NewRouter()

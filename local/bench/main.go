@@ -46,7 +46,7 @@ func main() {
 
 // scenarioNames lists the load scenarios in the order they run (trivial runs first and last).
 func scenarioNames() []string {
-	return []string{"trivial", "entry", "list", "list-uncached", "auth-entry", "login", "graphql-list", "form-submit"}
+	return []string{"trivial", "entry", "page", "list", "list-uncached", "auth-entry", "login", "graphql-list", "form-submit"}
 }
 
 // options are the parsed flags.

@@ -28,6 +28,7 @@ const (
 	targetList      = 0.3
 	targetAuthEntry = 0.3
 	targetGraphQL   = 0.3
+	targetPage      = 0.4 // issue 11: a rendered entry page with layout, menu and a 5-item list
 )
 
 // listQuery is the query of the list scenario: ten entries of one category by rating.
@@ -42,6 +43,7 @@ func graphQLListNames() []string { return []string{"postsList", "posts"} }
 // siteFacts are what the load scenarios need to know about the site, derived from sitegen.
 type siteFacts struct {
 	published []string // slugs of published entries
+	pages     []string // their public page paths (the posts route /blog/{year}/{month}/{slug})
 }
 
 func factsOf(n int) siteFacts {
@@ -50,6 +52,7 @@ func factsOf(n int) siteFacts {
 	for i := range n {
 		if m := sitegen.Post(i, o); m.Published {
 			f.published = append(f.published, m.Slug)
+			f.pages = append(f.pages, m.CreatedAt.UTC().Format("/blog/2006/01/")+m.Slug)
 		}
 	}
 	return f
@@ -65,6 +68,15 @@ func (b *bench) loadRuns(ctx context.Context) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
+	}
+	if slices.Contains(b.o.scenarios, "page") {
+		site, err := b.site(n)
+		if err != nil {
+			return err
+		}
+		if err := writeTheme(site, facts); err != nil {
+			return err
+		}
 	}
 	triv, err := startProc(ctx, "trivial server", self, []string{"trivial", "-addr", "127.0.0.1:{port}"},
 		filepath.Join(b.dir, "logs", "trivial.log"), childEnv())
@@ -102,6 +114,9 @@ func (b *bench) loadRuns(ctx context.Context) error {
 	s.measure(ctx, s.trivial("trivial (first)"))
 	if want("entry") {
 		s.measure(ctx, s.entry())
+	}
+	if want("page") {
+		s.measure(ctx, s.page())
 	}
 	if want("list") || want("graphql-list") {
 		s.measure(ctx, s.list())
@@ -343,6 +358,22 @@ func (s *session) entry() scenario {
 	workerRand(1<<20).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 	return scenario{name: "entry", request: fmt.Sprintf("GET %s/{slug}, random over %d published slugs (after a first pass over all of them)", publicEntriesAPI, len(slugs)),
 		base: s.cms, method: http.MethodGet, fixedPaths: paths, firstPass: shuffled,
+		path: func(w int, _ uint64) string { return paths[rngs[w].IntN(len(paths))] }}
+}
+
+// page requests rendered entry pages of the public website (the theme of theme.go: a layout
+// with a menu, the entry and a 5-item list of the latest posts).
+func (s *session) page() scenario {
+	paths := s.facts.pages
+	rngs := make([]*rand.Rand, s.b.o.conns)
+	for i := range rngs {
+		rngs[i] = workerRand(i)
+	}
+	shuffled := append([]string(nil), paths...)
+	workerRand(1<<21).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	// Accept-Encoding as every browser sends it: cached pages are kept (and sent) gzip-compressed.
+	return scenario{name: "page", request: fmt.Sprintf("GET /blog/{year}/{month}/{slug} with Accept-Encoding: gzip: the rendered page (layout, menu, 5-item list), random over %d published entries (after a first pass over all of them)", len(paths)),
+		base: s.cms, method: http.MethodGet, fixedPaths: paths, firstPass: shuffled, header: http.Header{"Accept-Encoding": {"gzip"}},
 		path: func(w int, _ uint64) string { return paths[rngs[w].IntN(len(paths))] }}
 }
 
@@ -609,6 +640,7 @@ func clip(b []byte) string {
 func (s *session) judge() {
 	targets := map[string]string{
 		"entry":        fmt.Sprintf(">= %.1f x trivial", targetEntry),
+		"page":         fmt.Sprintf(">= %.1f x trivial", targetPage),
 		"list":         fmt.Sprintf(">= %.1f x trivial", targetList),
 		"auth-entry":   fmt.Sprintf(">= %.1f x trivial", targetAuthEntry),
 		"graphql-list": fmt.Sprintf(">= %.1f x REST list", targetGraphQL),
@@ -664,6 +696,8 @@ func (s *session) judge() {
 		switch r.Scenario {
 		case "entry":
 			r.verdict(r.Ratio, targetEntry, "trivial")
+		case "page":
+			r.verdict(r.Ratio, targetPage, "trivial")
 		case "list":
 			r.verdict(r.Ratio, targetList, "trivial")
 		case "auth-entry":

@@ -12,8 +12,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,9 +33,10 @@ const FileName = "cms.config.yaml"
 
 // Site is one public origin.
 type Site struct {
-	Handle string `json:"handle"`
-	URL    string `json:"url"`
-	Locale string `json:"locale"`
+	Handle  string `json:"handle"`
+	URL     string `json:"url"`
+	Locale  string `json:"locale"`
+	Default bool   `json:"default"`
 }
 
 // Config is the whole service configuration.
@@ -90,6 +93,12 @@ type Config struct {
 		TrailingSlash           string // never, always or preserve
 		ReportRetentionDays     int
 		ReportSnapshotLimit     int
+	}
+	Pages struct {
+		// CacheControl is the Cache-Control of rendered public pages.
+		CacheControl string
+		// ContentSecurityPolicy is sent with every public page; "" sends none.
+		ContentSecurityPolicy string
 	}
 	StaticCache struct {
 		Enabled bool
@@ -207,8 +216,16 @@ func Default() Config {
 	c.Auth.MaxFailuresPerEmail = 5
 	c.Auth.MaxFailuresPerAddress = 20
 	c.Auth.LoginWindow = 15 * time.Minute
-	c.Sites = []Site{{Handle: "default", URL: "http://localhost:3000", Locale: "en"}}
+	c.Sites = []Site{{Handle: "default", URL: "http://localhost:3000", Locale: "en", Default: true}}
 	c.SEO.OperationalStoragePath = "storage/seo"
+	c.SEO.Enabled = true
+	c.SEO.Metadata = true
+	c.SEO.StructuredData = true
+	c.SEO.Sitemap = true
+	c.SEO.Robots = true
+	c.SEO.Humans = true
+	c.Pages.CacheControl = "public, max-age=60"
+	c.Pages.ContentSecurityPolicy = "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 	c.SEO.ErrorTracking = true
 	c.SEO.Redirects = true
 	c.SEO.Reports = true
@@ -412,15 +429,92 @@ func (c *Config) validate() []error {
 		bad("log.format", "must be text or json, not %q", c.Log.Format)
 	}
 	errs = append(errs, c.validateSEO()...)
-	for i, s := range c.Sites {
-		if s.Handle == "" || !content.ValidHandle(s.Handle) {
-			bad(fmt.Sprintf("sites[%d].handle", i), "must be a plain identifier")
-		}
-		if !strings.HasPrefix(s.URL, "http://") && !strings.HasPrefix(s.URL, "https://") {
-			bad(fmt.Sprintf("sites[%d].url", i), "must be an absolute http(s) URL, not %q", s.URL)
-		}
+	errs = append(errs, c.validateSites()...)
+	if strings.ContainsAny(c.Pages.CacheControl, "\r\n") {
+		bad("pages.cacheControl", "must be one line")
+	}
+	if strings.ContainsAny(c.Pages.ContentSecurityPolicy, "\r\n") {
+		bad("pages.contentSecurityPolicy", "must be one line")
 	}
 	return errs
+}
+
+var (
+	siteHandleRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	localeRE     = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$`)
+)
+
+// validateSites checks the sites (notes 14.1): handles, origins and locales, no handle or URL
+// twice, at most one default; with none marked, the first becomes the default. URLs lose a
+// trailing slash so that joining a path never doubles it.
+func (c *Config) validateSites() []error {
+	var errs []error
+	bad := func(i int, field, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("sites[%d].%s: %s", i, field, fmt.Sprintf(format, args...)))
+	}
+	if len(c.Sites) == 0 {
+		return []error{errors.New("sites: must list at least one site")}
+	}
+	handles, urls := map[string]bool{}, map[string]bool{}
+	defaults := 0
+	for i := range c.Sites {
+		s := &c.Sites[i]
+		if !siteHandleRE.MatchString(s.Handle) {
+			bad(i, "handle", "must be lower-case letters, digits and -, starting with a letter or digit, not %q", s.Handle)
+		} else if handles[s.Handle] {
+			bad(i, "handle", "%q is used twice", s.Handle)
+		}
+		handles[s.Handle] = true
+		if msg := checkSiteURL(s.URL); msg != "" {
+			bad(i, "url", "%s, not %q", msg, s.URL)
+		} else {
+			s.URL = strings.TrimSuffix(s.URL, "/")
+			key := strings.ToLower(s.URL)
+			if urls[key] {
+				bad(i, "url", "%q is used twice", s.URL)
+			}
+			urls[key] = true
+		}
+		if !localeRE.MatchString(s.Locale) {
+			bad(i, "locale", "must be a language tag such as en or en-US, not %q", s.Locale)
+		}
+		if s.Default {
+			defaults++
+		}
+	}
+	switch {
+	case defaults > 1:
+		errs = append(errs, fmt.Errorf("sites: exactly one site may be the default, not %d", defaults))
+	case defaults == 0:
+		c.Sites[0].Default = true
+	}
+	return errs
+}
+
+// checkSiteURL says what is wrong with a site URL: it must be an absolute http(s) URL without
+// credentials, query or fragment; it may have a path (a site in a sub-folder).
+func checkSiteURL(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https"):
+		return "must be an absolute http(s) URL"
+	case u.User != nil:
+		return "must not hold a user name or password"
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.ContainsAny(raw, "?#"):
+		return "must not have a query or fragment"
+	case strings.Contains(u.Path, "//") || strings.Contains(u.Path, "/./") || strings.Contains(u.Path, "/../") || strings.HasSuffix(u.Path, "/.."):
+		return "must have a clean path"
+	}
+	return ""
+}
+
+// ContentSites returns the sites as the content packages use them.
+func (c *Config) ContentSites() []content.Site {
+	out := make([]content.Site, len(c.Sites))
+	for i, s := range c.Sites {
+		out[i] = content.Site{Handle: s.Handle, URL: s.URL, Locale: s.Locale, Default: s.Default}
+	}
+	return out
 }
 
 // EnvName is the environment variable that overrides a configuration key.

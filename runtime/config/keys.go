@@ -57,6 +57,8 @@ func (c *Config) keys() map[string]key {
 		"seo.trailingSlash":                  strKey(&c.SEO.TrailingSlash),
 		"seo.reportRetentionDays":            intKey(&c.SEO.ReportRetentionDays),
 		"seo.reportSnapshotLimit":            intKey(&c.SEO.ReportSnapshotLimit),
+		"pages.cacheControl":                 strKey(&c.Pages.CacheControl),
+		"pages.contentSecurityPolicy":        strKey(&c.Pages.ContentSecurityPolicy),
 		"staticCache.enabled":                boolKey(&c.StaticCache.Enabled),
 		"git.enabled":                        boolKey(&c.Git.Enabled),
 		"git.statePath":                      strKey(&c.Git.StatePath),
@@ -232,6 +234,13 @@ func (c *Config) setSites(v any) error {
 			s.URL, _ = m.String("url")
 			if l, ok := m.String("locale"); ok {
 				s.Locale = l
+			}
+			switch d := m.Value("default").(type) {
+			case nil:
+			case bool:
+				s.Default = d
+			default:
+				return fmt.Errorf("sites[%d].default must be true or false", i)
 			}
 			if s.Handle == "" {
 				s.Handle = fmt.Sprintf("site%d", i+1)

@@ -23,7 +23,7 @@ func TestUnavailableKeysWarn(t *testing.T) {
 		{name: "staticCache.enabled", yaml: "staticCache:\n  enabled: true\n", want: "staticCache.enabled"},
 		{name: "git.enabled", yaml: "git:\n  enabled: true\n", want: "git.enabled"},
 		{name: "git.statePath", yaml: "git:\n  statePath: state/git\n", want: "git.statePath"},
-		{name: "sites url", yaml: "sites:\n  - handle: main\n    url: https://example.com\n", want: "sites"},
+		{name: "sites url (available)", yaml: "sites:\n  - handle: main\n    url: https://example.com\n"},
 		{name: "environment", env: map[string]string{"CMS_GIT_ENABLED": "true"}, want: "git.enabled"},
 		{name: "switched off", yaml: "seo:\n  errorTracking: false\n  redirects: false\n  reports: false\nstaticCache:\n  enabled: false\ngit:\n  enabled: false\n"},
 		{name: "default state path", yaml: "git:\n  statePath: storage/git-sync\n"},

@@ -19,6 +19,7 @@ import (
 	"cms/runtime/groups/navigation"
 	"cms/runtime/groups/publicentries"
 	"cms/runtime/groups/settings"
+	"cms/runtime/groups/site"
 	"cms/runtime/groups/taxonomies"
 	"cms/runtime/groups/users"
 	"cms/runtime/wire"
@@ -44,6 +45,7 @@ func All() []wire.Group {
 		forms.Group(),
 		hooks.Group(),
 		cp.Group(),
+		site.Group(),
 	}
 }
 

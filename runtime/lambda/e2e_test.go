@@ -115,7 +115,9 @@ func e2eCases() []e2eCase {
 		{name: "HEAD", group: "publicentries", event: "head.json", status: 200},
 		{name: "binary asset", group: "assetfiles", event: "binary_asset.json", status: 200, binary: true},
 		{name: "POST JSON with a cookie (405)", group: "health", event: "post_json_cookie.json", status: 405},
-		{name: "unknown route ($default)", group: "health", event: "default_route.json", status: 404},
+		{name: "unknown route ($default)", group: "site", event: "default_route.json", status: 404},
+		{name: "site page, gzip ($default)", group: "site", event: "site_page.json", status: 200, binary: true},
+		{name: "sitemap ($default)", group: "site", event: "site_sitemap.json", status: 200},
 		{name: "form submission (appender)", group: "forms", event: "form_submit.json", status: 201, masks: idAndTime},
 		{name: "login: POST JSON with a cookie, Set-Cookie back (writer)", group: "auth", event: "login.json", status: 200, cookie: true, masks: session},
 	}

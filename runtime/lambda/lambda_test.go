@@ -91,7 +91,7 @@ func TestMainsLinkOnlyTheirGroup(t *testing.T) {
 		"github.com/graphql-go/":         {"graphql"},
 		"github.com/awslabs/goformation": {},
 	}
-	frontendsWithoutWasm := []string{"publicentries", "health"}
+	frontendsWithoutWasm := []string{"publicentries", "health", "site"}
 	for _, g := range all {
 		pkg := "cms/runtime/lambda/" + g.Name
 		d, ok := m[pkg]

@@ -16,6 +16,7 @@ const (
 	CacheGraphQL       = "graphql.results"       // GraphQL responses
 	CacheGraphQLDocs   = "graphql.documents"     // parsed, validated GraphQL queries
 	CacheDerivatives   = "derivatives"           // image derivatives (asset transforms)
+	CacheSitePages     = "site.pages"            // rendered pages of the public website
 )
 
 // cacheShares lists every cache and its share, the last taking what rounding leaves.
@@ -27,8 +28,9 @@ func cacheShares() []struct {
 		name    string
 		percent int64
 	}{
-		{CachePublicEntries, 55},
-		{CachePublicLists, 10},
+		{CachePublicEntries, 50},
+		{CacheSitePages, 10},
+		{CachePublicLists, 5},
 		{CacheEntries, 15},
 		{CacheGraphQL, 10},
 		{CacheDerivatives, 5},

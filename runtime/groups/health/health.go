@@ -10,8 +10,7 @@ import (
 	"cms/runtime/wire"
 )
 
-// Group describes the health group for the runners. On Lambda it also answers every path no
-// other function routes (the HTTP API's $default route), with the same JSON 404 as locally.
+// Group describes the health group for the runners.
 func Group() wire.Group {
 	return wire.Group{Name: "health", Prefixes: Prefixes, Build: Build}
 }
@@ -32,19 +31,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Log:     s.Log.With("group", "health"),
 		Now:     s.Now,
 		Started: s.Started,
-		Home:    home(c),
 		Caches:  s.Caches,
 	})
-}
-
-// home is what GET / links to: what this configuration serves.
-func home(c config.Config) *health.Home {
-	h := &health.Home{PublicPath: c.Public.BasePath, BasePath: c.BasePath}
-	if c.CP.Enabled {
-		h.CPPath = c.CP.Path
-	}
-	if c.GraphQL.Enabled {
-		h.GraphQLPath = c.GraphQL.Path
-	}
-	return h
 }

@@ -44,6 +44,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		ListCacheBytes: s.CacheBytes(wire.CachePublicLists),
 		Caches:         s.Caches,
 		APIDoc:         &apidoc.Doc{Defs: s.Store, PublicBasePath: s.Config.Public.BasePath, GraphQLPath: s.Config.GraphQL.Path, PublicOnly: true},
+		Sites:          s.Config.ContentSites(),
 	}
 	if seoConfig.Enabled { // seo.enabled: false drops the seo member altogether
 		d.SEO = seo.NewResolver(seoConfig, s.Store)

@@ -111,9 +111,10 @@ func Functions(groups []wire.Group) ([]Function, error) {
 	return out, nil
 }
 
-// DefaultRouteGroup serves every path no other function routes: a cheap read-only frontend
-// whose mux answers unknown /api/ paths with the same JSON 404 as the local server.
-const DefaultRouteGroup = "health"
+// DefaultRouteGroup serves every path no other function routes: the public website, a
+// read-only frontend whose mux answers unknown /api/ paths with the same JSON 404 as the local
+// server.
+const DefaultRouteGroup = "site"
 
 func validName(s string) bool {
 	if s == "" || s[0] < 'a' || s[0] > 'z' {
