@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"cms/content"
@@ -117,7 +118,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := parseListQuery(r)
+	q, err := a.parseListQuery(r, c)
 	if err != nil {
 		return err
 	}
@@ -129,7 +130,12 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	buf.WriteString(`{"data":[`)
 	n := 0
 	for _, m := range metas {
-		body, _, err := a.fragment(c, m)
+		var body []byte
+		if q.Fields != nil {
+			body, err = a.projected(c, m, q.Fields)
+		} else {
+			body, _, err = a.fragment(c, m)
+		}
 		if err != nil {
 			if content.IsNotFound(err) {
 				total-- // deleted since the index was read
@@ -155,11 +161,19 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// parseListQuery reads the list parameters every entry list takes ([web.ListQuery]) and status.
-// Anything malformed is a 400 that says what was wrong; unknown parameters are ignored.
-func parseListQuery(r *http.Request) (query.Query, error) {
+// parseListQuery reads the list parameters every entry list takes ([web.ListQuery]) and status,
+// and refuses fields c's entries cannot hold. Anything malformed is a 400 that says what was
+// wrong; unknown parameters are ignored.
+func (a *api) parseListQuery(r *http.Request, c *content.Collection) (query.Query, error) {
 	q, err := web.ListQuery(r)
 	if err != nil {
+		return q, err
+	}
+	bp, err := a.Store.Blueprint(content.BlueprintCollections, c.Blueprint)
+	if err != nil && !content.IsNotFound(err) {
+		return q, err
+	}
+	if err := web.CheckListFields(&q, c, bp, "url", "content", "contentHash"); err != nil {
 		return q, err
 	}
 	switch s, err := web.QueryParam(r.URL.Query(), "status"); {
@@ -171,6 +185,30 @@ func parseListQuery(r *http.Request) (query.Query, error) {
 		return q, web.BadRequest("status must be published or draft, got %q", content.Shorten(s))
 	}
 	return q, nil
+}
+
+// projected encodes the fields of an entry a projection names (web.ProjectEntry); only content
+// reads the file.
+func (a *api) projected(c *content.Collection, meta *content.Entry, fields []string) ([]byte, error) {
+	e := meta
+	if slices.Contains(fields, "content") {
+		full, err := a.Store.Entry(c.Handle, meta.Slug)
+		if err != nil {
+			return nil, err
+		}
+		e = full
+	}
+	return web.ProjectEntry(e, fields, func(name string) (any, bool) {
+		switch name {
+		case "url":
+			return content.EntryURL(c, e), true
+		case "content":
+			return e.Content, true
+		case "contentHash":
+			return e.Hash, true
+		}
+		return nil, false
+	})
 }
 
 // GET /api/entries/{collection}/{slug}: one entry with its contentHash (also the ETag).

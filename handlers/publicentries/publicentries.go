@@ -1,6 +1,6 @@
 // Package publicentries serves published entries to anonymous clients:
 //
-//	GET {base}/entries/{collection}         list, with limit, offset, sort and filter
+//	GET {base}/entries/{collection}         list, with limit, offset, sort, filter and fields
 //	GET {base}/entries/{collection}/{slug}  one entry
 //
 // Drafts are never returned, whatever the query asks. Responses are built from the store's
@@ -25,6 +25,8 @@ import (
 type Store interface {
 	// Collection returns a NotFound error for an unknown collection.
 	Collection(handle string) (*content.Collection, error)
+	// Blueprint returns a blueprint of a kind, or a NotFound error.
+	Blueprint(kind, handle string) (*content.Blueprint, error)
 	// Entries returns the matching entries without bodies, and the count before paging.
 	Entries(collection string, q query.Query) ([]*content.Entry, int, error)
 	// EntryMeta returns an indexed entry without its body, or a NotFound error.

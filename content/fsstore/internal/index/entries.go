@@ -381,9 +381,13 @@ func (s *Index) Query(coll *content.Collection, q query.Query) ([]*content.Entry
 		return nil, 0, err
 	}
 	out, total, scanned := ix.query(coll, q)
-	if scanned {
+	switch {
+	case scanned:
 		s.stats.scanned.Add(1)
-	} else {
+	case hasRange(q.Filter):
+		s.stats.ranged.Add(1)
+		s.stats.indexed.Add(1)
+	default:
 		s.stats.indexed.Add(1)
 	}
 	return out, total, nil

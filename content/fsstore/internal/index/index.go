@@ -86,7 +86,7 @@ type Index struct {
 
 	bufs sync.Pool // *[]byte read buffers for indexing entry files
 
-	stats struct{ indexed, scanned atomic.Uint64 } // queries by plan (QueryStats)
+	stats struct{ indexed, scanned, ranged atomic.Uint64 } // queries by plan (QueryStats)
 
 	snap *snapState // nil without Config.Snapshot
 
