@@ -496,3 +496,47 @@ func TestQueryStats(t *testing.T) {
 		t.Errorf("QueryStats = %+v, want %+v", got, want)
 	}
 }
+
+// A range filter on a date is answered from the sorted order of that field (binary search for
+// its ends), not by testing every entry, and stays right after edits.
+func TestRangeFilterFromSortedOrder(t *testing.T) {
+	t.Parallel()
+	files := "-- resources/collections/posts.yaml --\ntitle: Posts\ndated: true\n"
+	for i := range 60 {
+		files += fmt.Sprintf("-- content/collections/posts/p%02d.md --\n---\ntitle: Post %02d\nstatus: published\ncreatedAt: 2026-01-%02dT10:00:00.000Z\nrating: %d\n---\n", i, i, i/2+1, i%7)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, files))
+	filter, err := query.ParseFilter(`{"createdAt":{"$gte":"2026-01-10","$lt":"2026-01-12"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(q query.Query) (string, int) {
+		t.Helper()
+		es, total, err := st.Entries("posts", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, e := range es {
+			s = append(s, e.Slug)
+		}
+		return strings.Join(s, ","), total
+	}
+	// Days 10 and 11 are p18..p21; the collection's order is newest first, slug ascending on ties.
+	if got, total := list(query.Query{Filter: filter, Limit: 3}); got != "p20,p21,p18" || total != 4 {
+		t.Errorf("range = %s (total %d), want p20,p21,p18 (total 4)", got, total)
+	}
+	mixed, _ := query.ParseFilter(`{"createdAt":{"$gte":"2026-01-10","$lt":"2026-01-12"},"rating":{"$in":[4,5]}}`)
+	if got, total := list(query.Query{Filter: mixed, Status: content.StatusPublished}); got != "p18,p19" || total != 2 {
+		t.Errorf("range and $in = %s (total %d), want p18,p19", got, total)
+	}
+	if err := st.DeleteEntry("posts", "p20"); err != nil {
+		t.Fatal(err)
+	}
+	if got, total := list(query.Query{Filter: filter, Limit: 2}); got != "p21,p18" || total != 3 {
+		t.Errorf("after a delete = %s (total %d), want p21,p18 (total 3)", got, total)
+	}
+	if got, want := st.QueryStats(), (fsstore.QueryStats{Indexed: 3, Ranged: 3}); got != want {
+		t.Errorf("QueryStats = %+v, want %+v (every range from an order, none scanned)", got, want)
+	}
+}
