@@ -65,8 +65,8 @@ func TestRelevance(t *testing.T) {
 		{"go", "go-intro,go-modules,deploy", 3},   // title matches first; the draft is not public
 		{"modules", "go-modules", 1},              // title boost beats body mentions
 		{"go program", "go-intro,deploy", 2},      // every word must match
-		{"progr", "go-intro,deploy,gardening", 3}, // the last word is a prefix
-		{"program ", "go-intro,deploy", 2},        // ... unless a space ends it
+		{"progr", "go-intro,gardening,deploy", 3}, // the last word is a prefix; two matches beat one
+		{"program ", "deploy,go-intro", 2},        // not "programming" after a space; the shorter body first
 		{"CAFE", "cafe", 1},                       // folded: café = CAFE
 		{"café crème", "cafe", 1},                 //
 		{"coffee beans", "coffee", 1},             //
