@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"cms/content"
 )
 
 // Ranking constants: BM25F with the title counted TitleBoost times (k1 and b as usual).
@@ -132,6 +134,14 @@ func (ix *Index) Remove(key string) {
 	ix.n--
 }
 
+// Result is one entry a store's search found: the indexed entry (without body), its score and
+// its body as plain text at search time, for snippets.
+type Result struct {
+	Entry *content.Entry
+	Score float64
+	Text  string
+}
+
 // Hit is one matching document.
 type Hit struct {
 	Key   string
@@ -142,6 +152,7 @@ type Hit struct {
 type Query struct {
 	Text       string
 	PublicOnly bool // only documents added as public
+	DraftOnly  bool // only documents added as not public
 	Offset     int
 	Limit      int // 0 = every match
 }
@@ -192,7 +203,7 @@ func (ix *Index) Search(q Query) ([]Hit, int) {
 	top := make([]Hit, 0, min(max(k, 0), 1024))
 	total := 0
 	for _, id := range a.touched {
-		if a.cnt[id] != want || (q.PublicOnly && !ix.docs[id].public) {
+		if a.cnt[id] != want || (q.PublicOnly && !ix.docs[id].public) || (q.DraftOnly && ix.docs[id].public) {
 			continue
 		}
 		total++

@@ -74,6 +74,7 @@ func Snippet(text, query string) string {
 			break
 		}
 	}
+	best = min(best, max(0, len(toks)-SnippetTokens)) // no shorter than the text allows
 	last := min(len(toks), best+SnippetTokens) - 1
 	from, to := toks[best].start, toks[last].end
 	if best == 0 {

@@ -2,6 +2,7 @@
 //
 //	GET {base}/entries/{collection}         list, with limit, offset, sort, filter and fields
 //	GET {base}/entries/{collection}/{slug}  one entry
+//	GET {base}/search                       full-text search of published entries (q, collection, limit, offset)
 //
 // Drafts are never returned, whatever the query asks. Responses are built from the store's
 // in-memory index. An entry's encoded JSON (with rendered HTML) is cached against its file hash
@@ -18,6 +19,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/content/search"
 	"cms/handlers/web"
 )
 
@@ -39,6 +41,15 @@ type Store interface {
 	DefinitionsGeneration() uint64
 }
 
+// Searcher runs full-text searches (fsstore.Store implements it).
+type Searcher interface {
+	// Collections lists the collection definitions.
+	Collections() []*content.Collection
+	// Search returns a page of the entries of a collection matching q, best first, and how
+	// many matched.
+	Search(collection string, q search.Query) ([]search.Result, int, error)
+}
+
 // Renderer turns Markdown into HTML.
 type Renderer interface {
 	Render(src string) (string, error)
@@ -57,6 +68,8 @@ type Deps struct {
 	ListCacheBytes int64
 	// Caches, if set, reports the group's caches (publicEntries.entries, publicEntries.lists).
 	Caches *lru.Registry
+	// Search, if set, serves {base}/search; New takes it from Store when Store can search.
+	Search Searcher
 }
 
 type api struct {
@@ -90,12 +103,16 @@ func New(d Deps) (http.Handler, error) {
 	if d.ListCacheBytes == 0 {
 		d.ListCacheBytes = d.CacheBytes / 4
 	}
+	if s, ok := d.Store.(Searcher); ok && d.Search == nil {
+		d.Search = s
+	}
 	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
 	d.Caches.Register("publicEntries.entries", a.entries.lru)
 	d.Caches.Register("publicEntries.lists", a.lists.lru)
 	rt := web.NewRouter()
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}", a.list)
 	rt.HandleFunc("GET "+d.BasePath+"/entries/{collection}/{slug}", a.get)
+	rt.HandleFunc("GET "+d.BasePath+"/search", a.search)
 	rt.NotFound(d.BasePath + "/")
 	return rt, nil
 }

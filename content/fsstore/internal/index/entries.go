@@ -16,6 +16,7 @@ import (
 	"cms/content/entryfile"
 	"cms/content/internal/atomicfile"
 	"cms/content/query"
+	"cms/content/search"
 )
 
 // collIndex is the in-memory metadata of one collection's entries. Entries in it never carry
@@ -27,6 +28,7 @@ type collIndex struct {
 	version uint64
 	sorted  []*content.Entry // default order cache, nil when stale
 	d       *derived         // ids, postings and sorted orders for queries; nil until first needed
+	search  *search.Index    // full-text index; nil until first searched (ensureSearch)
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
 	allDecoded atomic.Bool
 }
@@ -298,6 +300,7 @@ func (ix *collIndex) set(s *Index, slug string, it *indexed) {
 	if ix.d != nil {
 		ix.d.update(slug, old, it)
 	}
+	ix.searchUpdate(s, slug, it)
 	ix.changed(s)
 }
 
