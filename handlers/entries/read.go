@@ -7,10 +7,12 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"cms/content"
 	"cms/content/access"
 	"cms/content/query"
+	"cms/content/search"
 	"cms/handlers/web"
 )
 
@@ -122,7 +124,17 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	metas, total, err := a.Store.Entries(c.Handle, q)
+	var metas []*content.Entry
+	var total int
+	text, err := web.QueryParam(r.URL.Query(), "q")
+	if err != nil {
+		return err
+	}
+	if text != "" {
+		metas, total, err = a.search(c, q, text)
+	} else {
+		metas, total, err = a.Store.Entries(c.Handle, q)
+	}
 	if err != nil {
 		return err
 	}
@@ -185,6 +197,38 @@ func (a *api) parseListQuery(r *http.Request, c *content.Collection) (query.Quer
 		return q, web.BadRequest("status must be published or draft, got %q", content.Shorten(s))
 	}
 	return q, nil
+}
+
+// maxSearchQuery bounds q in bytes.
+const maxSearchQuery = 200
+
+// search answers a list with q: the full-text index (drafts included), best first. It pages
+// and filters by status; filter and sort would have to apply to every match, so they are refused.
+func (a *api) search(c *content.Collection, q query.Query, text string) ([]*content.Entry, int, error) {
+	switch {
+	case len(text) > maxSearchQuery:
+		return nil, 0, web.BadRequest("q is longer than %d bytes", maxSearchQuery)
+	case !utf8.ValidString(text):
+		return nil, 0, web.BadRequest("q is not valid UTF-8")
+	case q.Filter != nil || q.Sort != nil:
+		return nil, 0, web.BadRequest("q orders by relevance and cannot be combined with filter or sort")
+	}
+	sq := search.Query{Text: text, Offset: q.Offset, Limit: q.Limit}
+	switch q.Status {
+	case content.StatusPublished:
+		sq.PublicOnly = true
+	case content.StatusDraft:
+		sq.DraftOnly = true
+	}
+	hits, total, err := a.Store.Search(c.Handle, sq)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*content.Entry, len(hits))
+	for i, h := range hits {
+		out[i] = h.Entry
+	}
+	return out, total, nil
 }
 
 // projected encodes the fields of an entry a projection names (web.ProjectEntry); only content

@@ -40,6 +40,12 @@ func TestList(t *testing.T) {
 		{"not equal", "filter=" + url.QueryEscape(`{"featured":{"$ne":true}}`), []string{"hello", "second"}, 2, 0, 100},
 		{"exists", "filter=" + url.QueryEscape(`{"excerpt":{"$exists":false}}`), []string{"third"}, 1, 0, 100},
 		{"several sort keys", "sort=-featured,title", []string{"third", "hello", "second"}, 3, 0, 100},
+		{"search includes drafts", "q=post", []string{"second", "third"}, 2, 0, 100},
+		{"search ranks by relevance", "q=body", []string{"second", "third"}, 2, 0, 100},
+		{"search by prefix", "q=thr", []string{"third"}, 1, 0, 100},
+		{"search drafts only", "q=body&status=draft", []string{"second"}, 1, 0, 100},
+		{"search published only, paged", "q=post&status=published&limit=1", []string{"third"}, 1, 0, 1},
+		{"search, second page", "q=post&limit=1&offset=1", []string{"third"}, 2, 1, 1},
 	}
 	for _, tc := range ok {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,6 +88,8 @@ func TestList(t *testing.T) {
 		{"bad operator value", "filter=" + url.QueryEscape(`{"createdAt":{"$gte":null}}`), `$gte of "createdAt" must be a number, a date or a string`},
 		{"unknown projected field", "fields=title,colour", `fields: "colour" is not a field of collection "blog"`},
 		{"html is not a CP field", "fields=html", `fields: "html" is not a field of collection "blog"`},
+		{"search with a sort", "q=post&sort=title", "q orders by relevance and cannot be combined with filter or sort"},
+		{"search too long", "q=" + strings.Repeat("a", 201), "q is longer than 200 bytes"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
