@@ -47,6 +47,7 @@ type term struct {
 
 type doc struct {
 	key        string
+	tag        string // the caller's version of the document (a content hash)
 	lenT, lenB uint32
 	terms      []uint32 // term ids, so Remove need not tokenise again
 	public     bool
@@ -60,12 +61,28 @@ func New() *Index {
 // Len is the number of documents.
 func (ix *Index) Len() int { return ix.n }
 
-// Has reports whether key is indexed.
-func (ix *Index) Has(key string) bool { _, ok := ix.ids[key]; return ok }
+// Tag returns the tag document key was added with, and whether it is indexed.
+func (ix *Index) Tag(key string) (string, bool) {
+	id, ok := ix.ids[key]
+	if !ok {
+		return "", false
+	}
+	return ix.docs[id].tag, true
+}
 
-// Add indexes (or re-indexes) document key. public marks documents a public search may return
-// (published entries).
-func (ix *Index) Add(key, title, body string, public bool) {
+// Keys lists the indexed documents, in no order.
+func (ix *Index) Keys() []string {
+	out := make([]string, 0, ix.n)
+	for k := range ix.ids {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Add indexes (or re-indexes) document key at version tag (the caller's, kept so a persisted
+// index can be checked against the documents later). public marks documents a public search
+// may return (published entries).
+func (ix *Index) Add(key, tag, title, body string, public bool) {
 	ix.Remove(key)
 	counts := map[string]uint16{}
 	var lenT, lenB uint32
@@ -88,7 +105,7 @@ func (ix *Index) Add(key, title, body string, public bool) {
 		id = uint32(len(ix.docs))
 		ix.docs = append(ix.docs, doc{})
 	}
-	d := doc{key: key, lenT: lenT, lenB: lenB, public: public, terms: make([]uint32, 0, len(counts))}
+	d := doc{key: key, tag: tag, lenT: lenT, lenB: lenB, public: public, terms: make([]uint32, 0, len(counts))}
 	for text, tf := range counts {
 		tid, ok := ix.dict[text]
 		if !ok {

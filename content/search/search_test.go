@@ -42,7 +42,7 @@ var corpus = []struct {
 func newIndex() *search.Index {
 	ix := search.New()
 	for _, d := range corpus {
-		ix.Add(d.key, d.title, d.body, d.public)
+		ix.Add(d.key, "", d.title, d.body, d.public)
 	}
 	return ix
 }
@@ -95,14 +95,14 @@ func TestRelevance(t *testing.T) {
 func TestIncremental(t *testing.T) {
 	t.Parallel()
 	ix := newIndex()
-	ix.Add("coffee", "Brewing tea", "Steep the leaves for three minutes.", true) // an edit
+	ix.Add("coffee", "", "Brewing tea", "Steep the leaves for three minutes.", true) // an edit
 	if hits, _ := ix.Search(search.Query{Text: "coffee", PublicOnly: true}); keys(hits) != "" {
 		t.Errorf("old words still found: %s", keys(hits))
 	}
 	if hits, _ := ix.Search(search.Query{Text: "tea leaves", PublicOnly: true}); keys(hits) != "coffee" {
 		t.Errorf("new words not found: %s", keys(hits))
 	}
-	ix.Add("draft-go", "Go generics", "Published now.", true) // published
+	ix.Add("draft-go", "", "Go generics", "Published now.", true) // published
 	if hits, _ := ix.Search(search.Query{Text: "generics", PublicOnly: true}); keys(hits) != "draft-go" {
 		t.Errorf("published draft not found: %s", keys(hits))
 	}
@@ -116,13 +116,13 @@ func TestIncremental(t *testing.T) {
 	}
 	// Equal to an index built from scratch with the same documents.
 	fresh := search.New()
-	fresh.Add("coffee", "Brewing tea", "Steep the leaves for three minutes.", true)
+	fresh.Add("coffee", "", "Brewing tea", "Steep the leaves for three minutes.", true)
 	for _, d := range corpus {
 		if d.key != "coffee" && d.key != "go-intro" && d.key != "draft-go" {
-			fresh.Add(d.key, d.title, d.body, d.public)
+			fresh.Add(d.key, "", d.title, d.body, d.public)
 		}
 	}
-	fresh.Add("draft-go", "Go generics", "Published now.", true)
+	fresh.Add("draft-go", "", "Go generics", "Published now.", true)
 	for _, q := range []string{"go", "the", "program", "tea", "generics", "caf"} {
 		a, _ := ix.Search(search.Query{Text: q})
 		b, _ := fresh.Search(search.Query{Text: q})
@@ -148,4 +148,57 @@ func TestSnippet(t *testing.T) {
 	if got := search.PlainText("# Title\n\nSee [the *docs*](https://x.example/a) and <b>bold</b> `code`."); got != "Title See the docs and bold code." {
 		t.Errorf("PlainText = %q", got)
 	}
+}
+
+// An index read back from its encoding answers every query as the original does, and keeps the
+// tags; a damaged encoding is refused.
+func TestEncodeDecode(t *testing.T) {
+	t.Parallel()
+	ix := newIndex()
+	ix.Add("coffee", "h2", "Brewing tea", "Steep the leaves.", true)
+	ix.Remove("go-modules") // a free id in the middle
+	enc := string(ix.Encode(nil))
+	got, err := search.Decode(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tag, ok := got.Tag("coffee"); !ok || tag != "h2" || got.Len() != ix.Len() {
+		t.Errorf("tag %q %v, len %d want %d", tag, ok, got.Len(), ix.Len())
+	}
+	for _, q := range []string{"go", "the", "progr", "tea", "café", "module"} {
+		for _, pub := range []bool{false, true} {
+			a, an := ix.Search(search.Query{Text: q, PublicOnly: pub})
+			b, bn := got.Search(search.Query{Text: q, PublicOnly: pub})
+			if fmt.Sprint(a) != fmt.Sprint(b) || an != bn {
+				t.Errorf("%q: original %v, decoded %v", q, a, b)
+			}
+		}
+	}
+	// Still updatable after decoding.
+	got.Add("new", "", "Kubernetes", "", true)
+	if hits, _ := got.Search(search.Query{Text: "kube"}); keys(hits) != "new" {
+		t.Errorf("after an add: %s", keys(hits))
+	}
+	for i := 0; i < len(enc); i += 7 {
+		if _, err := search.Decode(enc[:i]); err == nil {
+			t.Fatalf("truncated at %d: no error", i)
+		}
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add(string(newIndex().Encode(nil)))
+	f.Add("")
+	f.Add("\x01\x01a\x00\x01\x01\x01\x01\x01b\x01\x00\x01")
+	f.Fuzz(func(t *testing.T, s string) {
+		ix, err := search.Decode(s)
+		if err != nil {
+			return
+		}
+		ix.Search(search.Query{Text: "a b"})
+		for _, k := range ix.Keys() {
+			ix.Add(k, "", "x", "y", true)
+		}
+		ix.Search(search.Query{Text: "x"})
+	})
 }

@@ -55,9 +55,10 @@ func (s *Index) SearchMemory() int64 {
 	return n
 }
 
-// ensureSearch builds the collection's full-text index from its files the first time it is
-// searched, holding the write lock so no change slips between the read and the index; from then
-// on set keeps it up to date.
+// ensureSearch builds the collection's full-text index the first time it is needed: from the
+// snapshot's copy where there is one, re-reading only the entries whose hash changed since, else
+// from the files. It holds the write lock so no change slips between the read and the index;
+// from then on set keeps it up to date.
 func (ix *collIndex) ensureSearch(s *Index) {
 	ix.mu.RLock()
 	built := ix.search != nil
@@ -71,9 +72,27 @@ func (ix *collIndex) ensureSearch(s *Index) {
 		return
 	}
 	si := search.New()
+	if raw := ix.searchRaw; raw != "" {
+		ix.searchRaw = ""
+		if dec, err := search.Decode(raw); err != nil {
+			s.log.Warn("full-text index in the snapshot is unusable; rebuilding it from the files", "collection", ix.handle, "err", err)
+		} else {
+			si = dec
+			for _, slug := range si.Keys() {
+				if ix.entries[slug] == nil {
+					si.Remove(slug)
+				}
+			}
+		}
+	}
 	for slug, it := range ix.entries {
+		if tag, ok := si.Tag(slug); ok && tag == it.e.Hash {
+			continue
+		}
 		if text, err := s.readText(ix.handle, slug); err == nil {
-			si.Add(slug, it.e.Title, text, it.e.Published())
+			si.Add(slug, it.e.Hash, it.e.Title, text, it.e.Published())
+		} else {
+			si.Remove(slug)
 		}
 	}
 	ix.search = si
@@ -94,7 +113,7 @@ func (ix *collIndex) searchUpdate(s *Index, slug string, it *indexed) {
 		ix.search.Remove(slug)
 		return
 	}
-	ix.search.Add(slug, it.e.Title, text, it.e.Published())
+	ix.search.Add(slug, it.e.Hash, it.e.Title, text, it.e.Published())
 }
 
 // readText reads an entry file's body as plain text (search.PlainText), what the full-text

@@ -15,7 +15,8 @@ import (
 //
 //	header:  magic "CMSINDEX" | version u32 | CRC-32C of payload u32 | generation u64 | payload length u64
 //	payload: uvarint #collections, then per collection:
-//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries
+//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries |
+//	         full-text index (a string: search.Index.Encode, or empty when none was built)
 //	entry:   slug | title | status | author | createdAt | updatedAt | hash | varint mtime | uvarint size |
 //	         uvarint length of the data | map
 //	map:     uvarint #keys, then key | value per key
@@ -27,10 +28,10 @@ import (
 // of sorting. The custom fields (the data map) are length-prefixed so a reader can leave them
 // encoded until an entry is handed out or filtered on (see indexed.raw): building one Go map per
 // entry is most of the cost of loading a large collection. The format is private to this
-// package; a version bump makes old files rebuild.
+// package; a version bump makes old files rebuild (version 3 added the full-text index).
 const (
 	snapMagic      = "CMSINDEX"
-	snapVersion    = 2
+	snapVersion    = 3
 	snapHeaderSize = 32
 	// maxValueDepth bounds nesting, so a corrupt file cannot exhaust the stack. Values count
 	// from depth 1 inside the data map, so this keeps every entry the front matter reader accepts.
@@ -56,6 +57,7 @@ type snapColl struct {
 	dirMtime int64
 	order    string     // default-order signature the entries are sorted by
 	items    []*indexed // in default order
+	search   string     // encoded full-text index; "" when none
 }
 
 // encodeSnapshot serialises collections with the given generation.
@@ -85,6 +87,7 @@ func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
 			}
 			e.str(string(data.buf))
 		}
+		e.str(c.search)
 	}
 	b := e.buf
 	payload := b[snapHeaderSize:]
@@ -303,6 +306,7 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 			items[i].e = e
 			c.items[i] = &items[i]
 		}
+		c.search = d.str() // decoded (and checked) on the first search
 		if !content.ValidHandle(c.handle) {
 			d.fail("invalid collection handle")
 		}

@@ -1,0 +1,211 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+)
+
+// The encoded index, as fsstore keeps it in its index snapshot (the snapshot's own header
+// carries the version and checksum):
+//
+//	uvarint #docs, then per document (ids renumbered 0..n-1 in id order):
+//	        key | tag | uvarint title tokens | uvarint body tokens | byte public (0 or 1)
+//	uvarint #terms, then per term: text | uvarint #postings | per posting: uvarint id delta
+//	        (from the previous id; the first from 0) | uvarint title count << 8 | body count
+//	string: uvarint length | bytes
+//
+// Terms without postings are left out; the documents' term lists are rebuilt from the postings.
+
+// Encode appends the index's encoding to dst.
+func (ix *Index) Encode(dst []byte) []byte {
+	renum := make([]uint32, len(ix.docs))
+	dst = binary.AppendUvarint(dst, uint64(ix.n))
+	n := uint32(0)
+	for id := range ix.docs {
+		d := &ix.docs[id]
+		if d.key == "" {
+			continue
+		}
+		renum[id] = n
+		n++
+		dst = appendStr(dst, d.key)
+		dst = appendStr(dst, d.tag)
+		dst = binary.AppendUvarint(dst, uint64(d.lenT))
+		dst = binary.AppendUvarint(dst, uint64(d.lenB))
+		if d.public {
+			dst = append(dst, 1)
+		} else {
+			dst = append(dst, 0)
+		}
+	}
+	live := 0
+	for i := range ix.terms {
+		if len(ix.terms[i].ids) > 0 {
+			live++
+		}
+	}
+	dst = binary.AppendUvarint(dst, uint64(live))
+	for i := range ix.terms {
+		t := &ix.terms[i]
+		if len(t.ids) == 0 {
+			continue
+		}
+		dst = appendStr(dst, t.text)
+		dst = binary.AppendUvarint(dst, uint64(len(t.ids)))
+		prev := uint32(0)
+		for j, id := range t.ids {
+			nid := renum[id]
+			dst = binary.AppendUvarint(dst, uint64(nid-prev))
+			dst = binary.AppendUvarint(dst, uint64(t.tf[j]))
+			prev = nid
+		}
+	}
+	return dst
+}
+
+func appendStr(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+var errCorrupt = errors.New("search index is corrupt")
+
+// Decode reads an index Encode wrote. Its strings share raw's memory. Anything inconsistent (a
+// count larger than the data, ids out of order or range, a duplicate key or term) is an error,
+// never a partly read index.
+func Decode(raw string) (*Index, error) {
+	d := decoder{s: raw}
+	ix := New()
+	nd := d.count(4)
+	ix.docs = make([]doc, 0, nd)
+	for i := range nd {
+		key, tag := d.str(), d.str()
+		lenT, lenB := d.uvarint(), d.uvarint()
+		pub := d.byte()
+		if d.err != nil {
+			return nil, d.err
+		}
+		if key == "" || lenT > 1<<31 || lenB > 1<<31 || pub > 1 {
+			return nil, d.fail("bad document")
+		}
+		if _, dup := ix.ids[key]; dup {
+			return nil, d.fail("duplicate document")
+		}
+		ix.ids[key] = uint32(i)
+		ix.docs = append(ix.docs, doc{key: key, tag: tag, lenT: uint32(lenT), lenB: uint32(lenB), public: pub == 1})
+		ix.sumT += int64(lenT)
+		ix.sumB += int64(lenB)
+	}
+	ix.n = nd
+	nt := d.count(3)
+	ix.terms = make([]term, 0, nt)
+	for i := range nt {
+		text := d.str()
+		np := d.count(2)
+		if d.err != nil {
+			return nil, d.err
+		}
+		if text == "" || len(text) > MaxTokenLen*4 || !utf8.ValidString(text) {
+			return nil, d.fail("bad term")
+		}
+		if _, dup := ix.dict[text]; dup || np == 0 {
+			return nil, d.fail("duplicate or empty term")
+		}
+		t := term{text: text, ids: make([]uint32, np), tf: make([]uint16, np)}
+		prev := uint64(0)
+		for j := range np {
+			delta, tf := d.uvarint(), d.uvarint()
+			id := prev + delta
+			if d.err != nil {
+				return nil, d.err
+			}
+			if (j > 0 && delta == 0) || id >= uint64(nd) || tf > 0xffff {
+				return nil, d.fail("bad posting")
+			}
+			t.ids[j], t.tf[j] = uint32(id), uint16(tf)
+			ix.docs[id].terms = append(ix.docs[id].terms, uint32(i))
+			prev = id
+		}
+		ix.dict[text] = uint32(i)
+		ix.terms = append(ix.terms, t)
+	}
+	if d.err == nil && d.off != len(d.s) {
+		return nil, d.fail("trailing bytes")
+	}
+	return ix, d.err
+}
+
+type decoder struct {
+	s   string
+	off int
+	err error
+}
+
+func (d *decoder) fail(what string) error {
+	if d.err == nil {
+		d.err = fmt.Errorf("%w: %s at byte %d", errCorrupt, what, d.off)
+	}
+	return d.err
+}
+
+func (d *decoder) uvarint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		if d.off >= len(d.s) {
+			d.fail("truncated number")
+			return 0
+		}
+		c := d.s[d.off]
+		d.off++
+		if c < 0x80 {
+			if shift == 63 && c > 1 {
+				break
+			}
+			return v | uint64(c)<<shift
+		}
+		v |= uint64(c&0x7f) << shift
+	}
+	d.fail("number overflows")
+	return 0
+}
+
+func (d *decoder) byte() byte {
+	if d.err != nil {
+		return 0
+	}
+	if d.off >= len(d.s) {
+		d.fail("truncated")
+		return 0
+	}
+	d.off++
+	return d.s[d.off-1]
+}
+
+// count reads a count of elements of at least min bytes each, refusing one the data cannot hold.
+func (d *decoder) count(min int) int {
+	n := d.uvarint()
+	if d.err == nil && n > uint64((len(d.s)-d.off)/min) {
+		d.fail("count larger than the data")
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if d.err != nil {
+		return ""
+	}
+	if n > uint64(len(d.s)-d.off) {
+		d.fail("truncated string")
+		return ""
+	}
+	s := d.s[d.off : d.off+int(n)]
+	d.off += int(n)
+	return s
+}
