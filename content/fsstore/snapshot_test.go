@@ -597,6 +597,15 @@ func TestSnapshotKeepsSearchIndex(t *testing.T) {
 		t.Error("SearchMemory reports nothing")
 	}
 
+	// A damaged or foreign full-text snapshot is ignored: the index is built from the files.
+	for _, spoil := range [][]byte{[]byte("CMSSERCH not really"), nil, append([]byte("CMSSERCH\x02"), make([]byte, 40)...)} {
+		d, _ := snapshotWriter(t)
+		write(t, d, ".cms/search.snapshot", spoil)
+		if got := find(open(t, d, true, ""), "draft", false); got != "second" {
+			t.Errorf("with a spoilt full-text snapshot %q: %q", spoil, got)
+		}
+	}
+
 	// A writer's edit reaches a reader that already searched, through the generation file.
 	dir2, _ := snapshotWriter(t)
 	r2 := open(t, dir2, true, "")

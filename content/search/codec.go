@@ -11,12 +11,15 @@ import (
 // carries the version and checksum):
 //
 //	uvarint #docs, then per document (ids renumbered 0..n-1 in id order):
-//	        key | tag | uvarint title tokens | uvarint body tokens | byte public (0 or 1)
+//	        key | tag | uvarint title tokens | uvarint body tokens | byte public (0 or 1) |
+//	        uvarint #distinct terms
+//	uvarint #postings in all
 //	uvarint #terms, then per term: text | uvarint #postings | per posting: uvarint id delta
 //	        (from the previous id; the first from 0) | uvarint title count << 8 | body count
 //	string: uvarint length | bytes
 //
 // Terms without postings are left out; the documents' term lists are rebuilt from the postings.
+// The counts let Decode allocate three arenas instead of a slice per term and per document.
 
 // Encode appends the index's encoding to dst.
 func (ix *Index) Encode(dst []byte) []byte {
@@ -39,13 +42,16 @@ func (ix *Index) Encode(dst []byte) []byte {
 		} else {
 			dst = append(dst, 0)
 		}
+		dst = binary.AppendUvarint(dst, uint64(len(d.terms)))
 	}
-	live := 0
+	live, postings := 0, 0
 	for i := range ix.terms {
 		if len(ix.terms[i].ids) > 0 {
 			live++
+			postings += len(ix.terms[i].ids)
 		}
 	}
+	dst = binary.AppendUvarint(dst, uint64(postings))
 	dst = binary.AppendUvarint(dst, uint64(live))
 	for i := range ix.terms {
 		t := &ix.terms[i]
@@ -78,16 +84,20 @@ var errCorrupt = errors.New("search index is corrupt")
 func Decode(raw string) (*Index, error) {
 	d := decoder{s: raw}
 	ix := New()
-	nd := d.count(4)
+	nd := d.count(5)
 	ix.docs = make([]doc, 0, nd)
+	nterms := make([]uint64, nd)
+	sumTerms := uint64(0)
 	for i := range nd {
 		key, tag := d.str(), d.str()
 		lenT, lenB := d.uvarint(), d.uvarint()
 		pub := d.byte()
+		nterms[i] = d.uvarint()
 		if d.err != nil {
 			return nil, d.err
 		}
-		if key == "" || lenT > 1<<31 || lenB > 1<<31 || pub > 1 {
+		sumTerms += nterms[i]
+		if key == "" || lenT > 1<<31 || lenB > 1<<31 || pub > 1 || sumTerms > uint64(len(d.s)) {
 			return nil, d.fail("bad document")
 		}
 		if _, dup := ix.ids[key]; dup {
@@ -99,6 +109,24 @@ func Decode(raw string) (*Index, error) {
 		ix.sumB += int64(lenB)
 	}
 	ix.n = nd
+	total := d.count(2)
+	if d.err != nil {
+		return nil, d.err
+	}
+	if uint64(total) != sumTerms {
+		return nil, d.fail("posting count differs from the documents' terms")
+	}
+	// One arena each; every slice is capped at its length, so an append after decoding copies
+	// rather than runs into its neighbour.
+	termArena := make([]uint32, total)
+	off := uint64(0)
+	for i := range ix.docs {
+		ix.docs[i].terms = termArena[off : off : off+nterms[i]]
+		off += nterms[i]
+	}
+	idArena := make([]uint32, total)
+	tfArena := make([]uint16, total)
+	used := 0
 	nt := d.count(3)
 	ix.terms = make([]term, 0, nt)
 	for i := range nt {
@@ -110,10 +138,11 @@ func Decode(raw string) (*Index, error) {
 		if text == "" || len(text) > MaxTokenLen*4 || !utf8.ValidString(text) {
 			return nil, d.fail("bad term")
 		}
-		if _, dup := ix.dict[text]; dup || np == 0 {
-			return nil, d.fail("duplicate or empty term")
+		if _, dup := ix.dict[text]; dup || np == 0 || used+np > total {
+			return nil, d.fail("duplicate or empty term, or more postings than counted")
 		}
-		t := term{text: text, ids: make([]uint32, np), tf: make([]uint16, np)}
+		t := term{text: text, ids: idArena[used : used+np : used+np], tf: tfArena[used : used+np : used+np]}
+		used += np
 		prev := uint64(0)
 		for j := range np {
 			delta, tf := d.uvarint(), d.uvarint()
@@ -124,8 +153,12 @@ func Decode(raw string) (*Index, error) {
 			if (j > 0 && delta == 0) || id >= uint64(nd) || tf > 0xffff {
 				return nil, d.fail("bad posting")
 			}
+			dt := &ix.docs[id].terms
+			if len(*dt) == cap(*dt) {
+				return nil, d.fail("a document has more terms than counted")
+			}
 			t.ids[j], t.tf[j] = uint32(id), uint16(tf)
-			ix.docs[id].terms = append(ix.docs[id].terms, uint32(i))
+			*dt = append(*dt, uint32(i))
 			prev = id
 		}
 		ix.dict[text] = uint32(i)

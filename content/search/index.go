@@ -36,8 +36,17 @@ type Index struct {
 	sortMu sync.Mutex
 	sorted []uint32 // term ids ordered by text, for prefixes; nil when a term was added since
 
+	// norms are the per-document length normalisations of BM25 (title boost included), valid
+	// for normsAt; recomputed by the first search after a change.
+	normMu  sync.Mutex
+	norms   []docNorm
+	normsAt uint64 // changes when norms were computed
+	changes uint64 // Add and Remove calls
+
 	accs sync.Pool // *accum
 }
+
+type docNorm struct{ t, b float32 }
 
 type term struct {
 	text string
@@ -84,6 +93,7 @@ func (ix *Index) Keys() []string {
 // may return (published entries).
 func (ix *Index) Add(key, tag, title, body string, public bool) {
 	ix.Remove(key)
+	ix.changes++
 	counts := map[string]uint16{}
 	var lenT, lenB uint32
 	Tokens(title, func(t string, _, _ int) {
@@ -135,6 +145,7 @@ func (ix *Index) Remove(key string) {
 	if !ok {
 		return
 	}
+	ix.changes++
 	d := &ix.docs[id]
 	for _, tid := range d.terms {
 		t := &ix.terms[tid]
@@ -185,18 +196,11 @@ func (ix *Index) Search(q Query) ([]Hit, int) {
 	slices.SortFunc(groups, func(a, b []uint32) int { return ix.df(a) - ix.df(b) })
 	a := ix.getAccum()
 	defer ix.putAccum(a)
-	avgT := float64(ix.sumT) / float64(ix.n)
-	avgB := float64(ix.sumB) / float64(ix.n)
-	if avgT == 0 {
-		avgT = 1
-	}
-	if avgB == 0 {
-		avgB = 1
-	}
+	norms := ix.getNorms()
 	for g, group := range groups {
 		for _, tid := range group {
 			t := &ix.terms[tid]
-			idf := math.Log(1 + (float64(ix.n)-float64(len(t.ids))+0.5)/(float64(len(t.ids))+0.5))
+			idf := float32(math.Log(1 + (float64(ix.n)-float64(len(t.ids))+0.5)/(float64(len(t.ids))+0.5)))
 			for i, id := range t.ids {
 				c := a.cnt[id]
 				if c != uint8(g) && c != uint8(g+1) {
@@ -208,10 +212,9 @@ func (ix *Index) Search(q Query) ([]Hit, int) {
 					}
 					a.cnt[id] = uint8(g + 1)
 				}
-				d := &ix.docs[id]
 				tf := t.tf[i]
-				tn := TitleBoost*float64(tf>>8)/(1-b+b*float64(d.lenT)/avgT) + float64(tf&0xff)/(1-b+b*float64(d.lenB)/avgB)
-				a.score[id] += float32(idf * tn * (k1 + 1) / (tn + k1))
+				tn := float32(tf>>8)*norms[id].t + float32(tf&0xff)*norms[id].b
+				a.score[id] += idf * tn * (k1 + 1) / (tn + k1)
 			}
 		}
 	}
@@ -244,6 +247,33 @@ func (ix *Index) Search(q Query) ([]Hit, int) {
 		return []Hit{}, total
 	}
 	return top[q.Offset:], total
+}
+
+// getNorms returns each document's BM25F length normalisation: TitleBoost / (1-b+b·len/avg) for
+// the title, 1 / (1-b+b·len/avg) for the body. Computed once per state of the index rather than
+// twice per posting.
+func (ix *Index) getNorms() []docNorm {
+	at := ix.changes
+	ix.normMu.Lock()
+	defer ix.normMu.Unlock()
+	if ix.norms != nil && ix.normsAt == at {
+		return ix.norms
+	}
+	avgT := float64(ix.sumT) / float64(max(ix.n, 1))
+	avgB := float64(ix.sumB) / float64(max(ix.n, 1))
+	if avgT == 0 {
+		avgT = 1
+	}
+	if avgB == 0 {
+		avgB = 1
+	}
+	ns := make([]docNorm, len(ix.docs))
+	for id := range ix.docs {
+		d := &ix.docs[id]
+		ns[id] = docNorm{t: float32(TitleBoost / (1 - b + b*float64(d.lenT)/avgT)), b: float32(1 / (1 - b + b*float64(d.lenB)/avgB))}
+	}
+	ix.norms, ix.normsAt = ns, at
+	return ns
 }
 
 // better orders hits by score, then key, so equal scores page stably.

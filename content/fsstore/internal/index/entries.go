@@ -28,10 +28,7 @@ type collIndex struct {
 	version uint64
 	sorted  []*content.Entry // default order cache, nil when stale
 	d       *derived         // ids, postings and sorted orders for queries; nil until first needed
-	search  *search.Index    // full-text index; nil until first searched (ensureSearch)
-	// searchRaw is the encoded full-text index of the snapshot this index was loaded from, until
-	// ensureSearch decodes it.
-	searchRaw string
+	search  *search.Index    // full-text index; nil until first needed (ensureSearch)
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
 	allDecoded atomic.Bool
 }

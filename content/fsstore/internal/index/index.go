@@ -90,6 +90,8 @@ type Index struct {
 
 	snap *snapState // nil without Config.Snapshot
 
+	searchSnap searchSnapState // the full-text index snapshot (searchsnap.go)
+
 	renames renameState // interrupted renames a read-only store hides (renames.go)
 
 	watcher *watcher

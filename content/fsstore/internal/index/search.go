@@ -72,8 +72,7 @@ func (ix *collIndex) ensureSearch(s *Index) {
 		return
 	}
 	si := search.New()
-	if raw := ix.searchRaw; raw != "" {
-		ix.searchRaw = ""
+	if raw := s.searchSection(ix.handle); raw != "" {
 		if dec, err := search.Decode(raw); err != nil {
 			s.log.Warn("full-text index in the snapshot is unusable; rebuilding it from the files", "collection", ix.handle, "err", err)
 		} else {
@@ -106,6 +105,7 @@ func (ix *collIndex) searchUpdate(s *Index, slug string, it *indexed) {
 	}
 	if it == nil {
 		ix.search.Remove(slug)
+		s.searchSnap.changes.Add(1)
 		return
 	}
 	text, err := s.readText(ix.handle, slug)
@@ -114,6 +114,7 @@ func (ix *collIndex) searchUpdate(s *Index, slug string, it *indexed) {
 		return
 	}
 	ix.search.Add(slug, it.e.Hash, it.e.Title, text, it.e.Published())
+	s.searchSnap.changes.Add(1)
 }
 
 // readText reads an entry file's body as plain text (search.PlainText), what the full-text

@@ -237,7 +237,7 @@ func (s *Index) loadLocked(ctx context.Context, write bool) error {
 			if err != nil {
 				continue // no longer defined
 			}
-			ix := &collIndex{handle: sc.handle, entries: make(map[string]*indexed, len(sc.items)), searchRaw: sc.search}
+			ix := &collIndex{handle: sc.handle, entries: make(map[string]*indexed, len(sc.items))}
 			for _, it := range sc.items {
 				ix.entries[it.e.Slug] = it
 			}
@@ -668,11 +668,7 @@ func (s *Index) writeSnapshotLocked() error {
 		// hand edit at the next start (a rescan), never the other way round.
 		sc := snapColl{handle: c.Handle, dirMtime: s.dirMtime(c.Handle), order: orderSignature(c)}
 		order := ix.defaultOrder(c)
-		// The full-text index is built with the entry index's snapshot, so no process that
-		// starts from it reads every entry file for its first search.
-		ix.ensureSearch(s)
 		ix.mu.RLock()
-		sc.search = string(ix.search.Encode(nil))
 		sc.items = make([]*indexed, 0, len(ix.entries))
 		for _, e := range order {
 			if it := ix.entries[e.Slug]; it != nil && it.e == e {
@@ -697,6 +693,9 @@ func (s *Index) writeSnapshotLocked() error {
 	}
 	if err := atomicfile.Write(s.root, SnapshotFile, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 		return failed(err)
+	}
+	if err := s.writeSearchSnapshot(gen); err != nil {
+		s.log.Warn("full-text index snapshot not written; readers rebuild it from the files", "file", SearchSnapshotFile, "err", err)
 	}
 	// Changes up to gen are in the snapshot; the new generation tells readers to look.
 	next := genDoc{V: 1, Generation: gen + 1, Snapshot: gen, Defs: g.Defs, Users: g.Users}

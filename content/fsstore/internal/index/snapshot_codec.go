@@ -15,8 +15,7 @@ import (
 //
 //	header:  magic "CMSINDEX" | version u32 | CRC-32C of payload u32 | generation u64 | payload length u64
 //	payload: uvarint #collections, then per collection:
-//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries |
-//	         full-text index (a string: search.Index.Encode, or empty when none was built)
+//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries
 //	entry:   slug | title | status | author | createdAt | updatedAt | hash | varint mtime | uvarint size |
 //	         uvarint length of the data | map
 //	map:     uvarint #keys, then key | value per key
@@ -28,10 +27,10 @@ import (
 // of sorting. The custom fields (the data map) are length-prefixed so a reader can leave them
 // encoded until an entry is handed out or filtered on (see indexed.raw): building one Go map per
 // entry is most of the cost of loading a large collection. The format is private to this
-// package; a version bump makes old files rebuild (version 3 added the full-text index).
+// package; a version bump makes old files rebuild.
 const (
 	snapMagic      = "CMSINDEX"
-	snapVersion    = 3
+	snapVersion    = 2
 	snapHeaderSize = 32
 	// maxValueDepth bounds nesting, so a corrupt file cannot exhaust the stack. Values count
 	// from depth 1 inside the data map, so this keeps every entry the front matter reader accepts.
@@ -57,7 +56,6 @@ type snapColl struct {
 	dirMtime int64
 	order    string     // default-order signature the entries are sorted by
 	items    []*indexed // in default order
-	search   string     // encoded full-text index; "" when none
 }
 
 // encodeSnapshot serialises collections with the given generation.
@@ -87,7 +85,6 @@ func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
 			}
 			e.str(string(data.buf))
 		}
-		e.str(c.search)
 	}
 	b := e.buf
 	payload := b[snapHeaderSize:]
@@ -306,7 +303,6 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 			items[i].e = e
 			c.items[i] = &items[i]
 		}
-		c.search = d.str() // decoded (and checked) on the first search
 		if !content.ValidHandle(c.handle) {
 			d.fail("invalid collection handle")
 		}

@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"math"
 	"reflect"
-	"strings"
 	"testing"
 
 	"cms/content"
@@ -157,7 +156,6 @@ func payloadWithData(slug string, data []byte) []byte {
 	e.varint(0)
 	e.uvarint(0)
 	e.str(string(data))
-	e.str("") // no full-text index
 	return e.buf
 }
 
@@ -270,18 +268,5 @@ func BenchmarkSnapshotDecodeAllData(b *testing.B) {
 		for _, it := range colls[0].items {
 			it.decode()
 		}
-	}
-}
-
-// A snapshot of version 2 (before the full-text index) is refused, so the store rebuilds rather
-// than reading its collections' ends as a search index.
-func TestSnapshotVersion2Refused(t *testing.T) {
-	good, err := encodeSnapshot(1, sampleColls())
-	if err != nil {
-		t.Fatal(err)
-	}
-	binary.LittleEndian.PutUint32(good[8:], 2)
-	if _, _, err := decodeSnapshot(good); !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), "format version 2, want 3") {
-		t.Errorf("err = %v", err)
 	}
 }
