@@ -4,7 +4,8 @@ package index
 //
 // Over EFS every file read costs about a quarter of a millisecond, so a process must not parse
 // every entry file when it starts. With Options.Snapshot a store keeps two derived files under
-// .cms/ (both may be deleted at any time; they are rebuilt):
+// .cms/ (both may be deleted at any time; they are rebuilt), and a third for the full-text
+// indexes (searchsnap.go):
 //
 //   - index.snapshot: every collection's indexed entries (metadata without bodies) with the file
 //     stamps they were read at, in a compact binary form with a checksum and the generation it
