@@ -328,14 +328,23 @@ func (ix *collIndex) walk(coll *content.Collection, q query.Query) (out []*conte
 	}
 	out = make([]*content.Entry, 0, n)
 	take := func(id uint32) { out = append(out, d.slots[id].e) }
+	// A range over the walk's own order holds every candidate in one stretch of it.
+	lo, hi := 0, len(o.ids)
+	for i := range p.ranges {
+		if r := &p.ranges[i]; r.okey == p.okey {
+			start, end := o.rangeBounds(d, r)
+			lo, hi = max(lo, start), min(hi, end)
+		}
+	}
+	window := o.ids[lo:max(lo, hi)]
 	switch {
 	case set == nil:
 		for _, id := range o.ids[q.Offset : q.Offset+n] {
 			take(id)
 		}
-	case walkPays(len(o.ids), total, q.Offset+n):
+	case walkPays(len(window), total, q.Offset+n):
 		skip := q.Offset
-		for _, id := range o.ids {
+		for _, id := range window {
 			if set[id>>6]&(1<<(id&63)) == 0 {
 				continue
 			}
