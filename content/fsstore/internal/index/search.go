@@ -100,12 +100,12 @@ func (ix *collIndex) ensureSearch(s *Index) {
 // searchUpdate applies a change of entry slug to the full-text index, if it is built. ix.mu
 // must be held for writing.
 func (ix *collIndex) searchUpdate(s *Index, slug string, it *indexed) {
+	s.searchSnap.changes.Add(1)
 	if ix.search == nil {
 		return
 	}
 	if it == nil {
 		ix.search.Remove(slug)
-		s.searchSnap.changes.Add(1)
 		return
 	}
 	text, err := s.readText(ix.handle, slug)
@@ -114,7 +114,6 @@ func (ix *collIndex) searchUpdate(s *Index, slug string, it *indexed) {
 		return
 	}
 	ix.search.Add(slug, it.e.Hash, it.e.Title, text, it.e.Published())
-	s.searchSnap.changes.Add(1)
 }
 
 // readText reads an entry file's body as plain text (search.PlainText), what the full-text

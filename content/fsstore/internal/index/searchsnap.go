@@ -31,8 +31,9 @@ const SearchSnapshotFile = ".cms/search.snapshot"
 const (
 	searchMagic   = "CMSSERCH"
 	searchVersion = 1
-	// searchRewriteAfter is how many full-text changes make a writer rewrite the file with the
-	// next index snapshot; fewer are cheaper to re-read than the file is to rewrite.
+	// searchRewriteAfter is how many entry changes make a writer rewrite the file with the next
+	// index snapshot; fewer are cheaper to re-read at the first search than the file is to
+	// rewrite.
 	searchRewriteAfter = 256
 )
 
@@ -70,11 +71,12 @@ func (s *Index) searchSection(c string) string {
 }
 
 // writeSearchSnapshot writes every collection's full-text index (building those not built yet)
-// when this process has not written it yet or enough changed since. Called with the generation
-// lock held, after the index snapshot of generation gen.
+// when there is no such file yet or enough entries changed since this process last wrote it (a
+// stale file is safe: ensureSearch re-reads what changed). Called with the generation lock held,
+// after the index snapshot of generation gen.
 func (s *Index) writeSearchSnapshot(gen uint64) error {
 	st := &s.searchSnap
-	if st.written && st.changes.Load() < searchRewriteAfter {
+	if _, err := s.root.Stat(SearchSnapshotFile); err == nil && st.changes.Load() < searchRewriteAfter {
 		return nil
 	}
 	b := make([]byte, snapHeaderSize, 1<<20)
@@ -101,11 +103,7 @@ func (s *Index) writeSearchSnapshot(gen uint64) error {
 	binary.LittleEndian.PutUint64(b[16:], gen)
 	binary.LittleEndian.PutUint64(b[24:], uint64(len(payload)))
 	st.changes.Store(0)
-	if err := atomicfile.Write(s.root, SearchSnapshotFile, b, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
-		return err
-	}
-	st.written = true
-	return nil
+	return atomicfile.Write(s.root, SearchSnapshotFile, b, atomicfile.Options{NoSync: s.opts.NoSync})
 }
 
 // decodeSearchSnapshot checks the header and splits the payload into collections; the sections

@@ -626,6 +626,7 @@ func (s *Index) WriteSnapshot(ctx context.Context) error {
 		s.rescan(c.Handle)
 	}
 	s.snap.unpublished.Store(true)
+	s.searchSnap.changes.Store(searchRewriteAfter) // a copied folder: rewrite the full-text snapshot too
 	if err := s.writeSnapshotLocked(); err != nil {
 		return content.Internalf(op, SnapshotFile, err)
 	}
