@@ -41,8 +41,7 @@ type searchSnapState struct {
 	mu       sync.Mutex
 	stamp    [2]int64          // size and mtime of the file sections was read from
 	sections map[string]string // collection -> encoded index
-	written  bool              // this process wrote the file at least once
-	changes  atomic.Int64      // full-text changes since it last wrote it
+	changes  atomic.Int64      // entry changes since this process last wrote it
 }
 
 // searchSection returns the encoded full-text index of collection c from the search snapshot
