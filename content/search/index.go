@@ -16,9 +16,11 @@ const (
 	b          = 0.75
 	TitleBoost = 3.0
 	// MaxQueryTerms bounds the words of a query that count; MaxExpansions the terms a prefix
-	// (the last word) may stand for.
+	// (the last word) may stand for, the most frequent first; MinPrefix the letters it needs (a
+	// single letter would stand for a large share of the index, on a public endpoint).
 	MaxQueryTerms = 16
-	MaxExpansions = 64
+	MaxExpansions = 32
+	MinPrefix     = 2
 )
 
 // Index is the inverted index of one collection's documents (entries, by slug). Add and Remove
@@ -308,7 +310,7 @@ func (ix *Index) groups(text string) [][]uint32 {
 		if tid, ok := ix.dict[w]; ok && len(ix.terms[tid].ids) > 0 {
 			g = append(g, tid)
 		}
-		if prefix && i == len(words)-1 {
+		if prefix && i == len(words)-1 && utf8.RuneCountInString(w) >= MinPrefix {
 			g = ix.expand(w, g)
 		}
 		if len(g) == 0 {

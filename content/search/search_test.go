@@ -75,7 +75,9 @@ func TestRelevance(t *testing.T) {
 		{"kubernetes", "", 0},                     // no such word
 		{"go kubernetes", "", 0},                  // one word missing: nothing
 		{"", "", 0},                               //
-		{"!!!", "", 0},                            //
+		{"!!!", "", 0},
+		{"t", "", 0},           // one letter is no prefix
+		{"ga", "gardening", 1}, // two are: "gardening", "garden"
 	} {
 		hits, total := ix.Search(search.Query{Text: tt.q, PublicOnly: true, Limit: 3})
 		if got := keys(hits); got != tt.want || total != tt.total {

@@ -37,7 +37,7 @@ func Snippet(text, query string) string {
 		}
 	})
 	r, _ := utf8.DecodeLastRuneInString(query)
-	prefix := isWord(r)
+	prefix := isWord(r) && len(words) > 0 && utf8.RuneCountInString(words[len(words)-1]) >= MinPrefix
 	match := func(t string) bool {
 		for i, w := range words {
 			if t == w || (prefix && i == len(words)-1 && strings.HasPrefix(t, w)) {
