@@ -17,6 +17,7 @@ import (
 	"cms/content/entryfile"
 	"cms/content/fsstore"
 	"cms/content/query"
+	"cms/content/search"
 )
 
 const site = `
@@ -538,5 +539,45 @@ func TestRangeFilterFromSortedOrder(t *testing.T) {
 	}
 	if got, want := st.QueryStats(), (fsstore.QueryStats{Indexed: 3, Ranged: 3}); got != want {
 		t.Errorf("QueryStats = %+v, want %+v (every range from an order, none scanned)", got, want)
+	}
+}
+
+// The full-text index is built outside the collection's lock while entries change; whatever the
+// interleaving, it ends up holding exactly the current entries.
+func TestSearchBuildDuringWrites(t *testing.T) {
+	t.Parallel()
+	files := "-- resources/collections/posts.yaml --\ntitle: Posts\n"
+	for i := range 200 {
+		files += fmt.Sprintf("-- content/collections/posts/p%03d.md --\n---\ntitle: Post %d\nstatus: published\n---\nalpha text\n", i, i)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, files))
+	done := make(chan error)
+	go func() {
+		for i := 0; i < 200; i += 4 {
+			slug := fmt.Sprintf("p%03d", i)
+			cur, err := st.Entry("posts", slug)
+			if err != nil {
+				done <- err
+				return
+			}
+			next := *cur
+			next.Content = "omega text"
+			if _, err := st.UpdateEntry("posts", slug, cur.Hash, &next); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	if _, _, err := st.Search("posts", search.Query{Text: "text"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]int{"omega": 50, "alpha": 150, "text": 200} {
+		if _, total, err := st.Search("posts", search.Query{Text: q + " "}); err != nil || total != want {
+			t.Errorf("%q: %d matches (%v), want %d", q, total, err, want)
+		}
 	}
 }

@@ -29,6 +29,8 @@ type collIndex struct {
 	sorted  []*content.Entry // default order cache, nil when stale
 	d       *derived         // ids, postings and sorted orders for queries; nil until first needed
 	search  *search.Index    // full-text index; nil until first needed (ensureSearch)
+	// searchMu serialises building search (outside mu).
+	searchMu sync.Mutex
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
 	allDecoded atomic.Bool
 }

@@ -56,9 +56,10 @@ func (s *Index) SearchMemory() int64 {
 }
 
 // ensureSearch builds the collection's full-text index the first time it is needed: from the
-// snapshot's copy where there is one, re-reading only the entries whose hash changed since, else
-// from the files. It holds the write lock so no change slips between the read and the index;
-// from then on set keeps it up to date.
+// search snapshot where there is one, re-reading only the entries whose hash differs, else from
+// the files. The reading and decoding happen outside the collection's lock, so queries and
+// writes go on meanwhile; under the lock it then catches up with what changed during the build
+// (by hash again) and installs the index, which set keeps up to date from then on.
 func (ix *collIndex) ensureSearch(s *Index) {
 	ix.mu.RLock()
 	built := ix.search != nil
@@ -66,9 +67,20 @@ func (ix *collIndex) ensureSearch(s *Index) {
 	if built {
 		return
 	}
-	ix.mu.Lock()
-	defer ix.mu.Unlock()
-	if ix.search != nil {
+	ix.searchMu.Lock() // one build at a time; later callers wait for it
+	defer ix.searchMu.Unlock()
+	ix.mu.RLock()
+	built = ix.search != nil
+	type ent struct {
+		slug, hash, title string
+		public            bool
+	}
+	ents := make([]ent, 0, len(ix.entries))
+	for slug, it := range ix.entries {
+		ents = append(ents, ent{slug, it.e.Hash, it.e.Title, it.e.Published()})
+	}
+	ix.mu.RUnlock()
+	if built {
 		return
 	}
 	si := search.New()
@@ -77,11 +89,28 @@ func (ix *collIndex) ensureSearch(s *Index) {
 			s.log.Warn("full-text index in the snapshot is unusable; rebuilding it from the files", "collection", ix.handle, "err", err)
 		} else {
 			si = dec
-			for _, slug := range si.Keys() {
-				if ix.entries[slug] == nil {
-					si.Remove(slug)
-				}
-			}
+		}
+	}
+	for _, e := range ents {
+		if tag, ok := si.Tag(e.slug); ok && tag == e.hash {
+			continue
+		}
+		if text, err := s.readText(ix.handle, e.slug); err == nil {
+			si.Add(e.slug, e.hash, e.title, text, e.public)
+		}
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.catchUp(s, si)
+	ix.search = si
+}
+
+// catchUp makes si hold exactly the current entries at their current hashes. ix.mu must be held
+// for writing.
+func (ix *collIndex) catchUp(s *Index, si *search.Index) {
+	for _, slug := range si.Keys() {
+		if ix.entries[slug] == nil {
+			si.Remove(slug)
 		}
 	}
 	for slug, it := range ix.entries {
@@ -94,7 +123,6 @@ func (ix *collIndex) ensureSearch(s *Index) {
 			si.Remove(slug)
 		}
 	}
-	ix.search = si
 }
 
 // searchUpdate applies a change of entry slug to the full-text index, if it is built. ix.mu
