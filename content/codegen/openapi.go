@@ -293,8 +293,9 @@ func body(word string) (mediaType string, schema obj) {
 var listParams = []any{
 	obj{"name": "limit", "in": "query", "schema": obj{"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
 	obj{"name": "offset", "in": "query", "schema": obj{"type": "integer", "minimum": 0, "maximum": 1000000, "default": 0}},
-	obj{"name": "sort", "in": "query", "description": "field or -field, comma-separated (at most 4)", "schema": obj{"type": "string"}},
-	obj{"name": "filter", "in": "query", "description": "a JSON object of field to value (equality; a list field matches when it contains the value)", "schema": obj{"type": "string"}},
+	obj{"name": "sort", "in": "query", "description": "field or -field, comma-separated (at most 4); see docs/queries.md", "schema": obj{"type": "string"}},
+	obj{"name": "filter", "in": "query", "description": "a JSON object of field to value (equality; a list field matches when it contains the value) or to an operator object ($ne, $in, $nin, $gt, $gte, $lt, $lte, $contains, $exists); see docs/queries.md", "schema": obj{"type": "string"}},
+	obj{"name": "fields", "in": "query", "description": "comma-separated fields to return (projection), e.g. title,slug,excerpt", "schema": obj{"type": "string"}},
 }
 
 // operation builds one OpenAPI operation of a route; data, when set, specialises entry bodies

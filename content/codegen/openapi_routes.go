@@ -28,6 +28,7 @@ var Routes = []Route{
 	{"GET /api/public/entries/{collection}/{slug}", "public", "One published entry", Public, "", resp{200: "data:PublicEntry", 304: ""}},
 	{"GET /api/public/assets/{path...}", "public", "An uploaded file", Public, "", resp{200: "file", 304: "", 206: "file"}},
 	{"GET /assets/{path...}", "public", "An uploaded file", Public, "", resp{200: "file", 304: "", 206: "file"}},
+	{"GET /api/public/search", "public", "Full-text search of published entries: q, collection, limit, offset (BM25, highlighted snippets)", Public, "", resp{200: "Object", 304: ""}},
 	{"GET /api/public/collections", "public", "Collection definitions that opt in with public: true (public fields only)", Public, "", resp{200: "data:array", 304: ""}},
 	{"GET /api/public/globals/{handle}", "public", "A public global's values", Public, "", resp{200: "data:Object", 304: ""}},
 	{"GET /api/public/navigation/{handle}", "public", "A public navigation tree, published targets only, with resolved URLs", Public, "", resp{200: "data:Object", 304: ""}},

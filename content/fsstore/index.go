@@ -7,6 +7,7 @@ import (
 
 	"cms/content"
 	"cms/content/fsstore/internal/index"
+	"cms/content/search"
 )
 
 // Files of the snapshot mechanism, relative to the site folder (see internal/index/snapshot.go).
@@ -63,3 +64,16 @@ const ProgressEvery = index.ProgressEvery
 func WithProgress(ctx context.Context, report func(indexed int)) context.Context {
 	return index.WithProgress(ctx, report)
 }
+
+// Search runs a full-text search over collection c (see content/search): entries holding every
+// word of q.Text, best first, and how many matched. The collection's search index is built from
+// its files on the first search and kept up to date by every change after that.
+func (s *Store) Search(c string, q search.Query) ([]search.Result, int, error) {
+	if _, err := s.Collection(c); err != nil {
+		return nil, 0, err
+	}
+	return s.ix.Search(c, q)
+}
+
+// SearchMemory estimates the heap bytes of the full-text indexes built so far.
+func (s *Store) SearchMemory() int64 { return s.ix.SearchMemory() }

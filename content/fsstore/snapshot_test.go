@@ -18,6 +18,7 @@ import (
 	"cms/content/contenttest"
 	"cms/content/fsstore"
 	"cms/content/query"
+	"cms/content/search"
 )
 
 const snapSite = `
@@ -562,4 +563,74 @@ func FuzzGenerationFile(f *testing.F) {
 		r.Collections()
 		r.Users()
 	})
+}
+
+// The full-text index is kept in the snapshot: a reader started from it searches without reading
+// an entry file (they are scrambled here), and an entry changed since the snapshot is re-read.
+func TestSnapshotKeepsSearchIndex(t *testing.T) {
+	t.Parallel()
+	dir, _ := snapshotWriter(t)
+	scramble(t, dir)
+	r := open(t, dir, true, "")
+	find := func(st *fsstore.Store, q string, public bool) string {
+		t.Helper()
+		hits, _, err := st.Search("blog", search.Query{Text: q, PublicOnly: public})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, h := range hits {
+			s = append(s, h.Entry.Slug)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := find(r, "body", false); got != "second,first" { // the shorter body first
+		t.Errorf("search from the snapshot = %q, want second,first", got)
+	}
+	if got := find(r, "body", true); got != "first" {
+		t.Errorf("public search from the snapshot = %q, want first", got)
+	}
+	if got := find(r, "xxxx", false); got != "" {
+		t.Errorf("the scrambled files were read: %q", got)
+	}
+	if r.SearchMemory() <= 0 {
+		t.Error("SearchMemory reports nothing")
+	}
+
+	// A damaged or foreign full-text snapshot is ignored: the index is built from the files.
+	for _, spoil := range [][]byte{[]byte("CMSSERCH not really"), nil, append([]byte("CMSSERCH\x02"), make([]byte, 40)...)} {
+		d, _ := snapshotWriter(t)
+		write(t, d, ".cms/search.snapshot", spoil)
+		if got := find(open(t, d, true, ""), "draft", false); got != "second" {
+			t.Errorf("with a spoilt full-text snapshot %q: %q", spoil, got)
+		}
+	}
+
+	// A writer's edit reaches a reader that already searched, through the generation file.
+	dir2, _ := snapshotWriter(t)
+	r2 := open(t, dir2, true, "")
+	if got := find(r2, "draft", false); got != "second" {
+		t.Fatalf("before the edit: %q", got)
+	}
+	w := open(t, dir2, false, "")
+	cur, err := w.Entry("blog", "second")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := *cur
+	next.Content = "Rewritten text."
+	if _, err := w.UpdateEntry("blog", "second", cur.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	r2.Refresh()
+	if got := find(r2, "rewritten", false); got != "second" {
+		t.Errorf("after the edit: %q", got)
+	}
+	if got := find(r2, "draft", false); got != "" {
+		t.Errorf("old words after the edit: %q", got)
+	}
+	// And a new reader, started from the snapshot plus the listed change, sees it too.
+	if got := find(open(t, dir2, true, ""), "rewritten", false); got != "second" {
+		t.Errorf("new reader after the edit: %q", got)
+	}
 }

@@ -17,6 +17,7 @@ import (
 	"cms/content/entryfile"
 	"cms/content/fsstore"
 	"cms/content/query"
+	"cms/content/search"
 )
 
 const site = `
@@ -494,5 +495,89 @@ func TestQueryStats(t *testing.T) {
 	}
 	if got, want := st.QueryStats(), (fsstore.QueryStats{Indexed: 2, Scanned: 2}); got != want {
 		t.Errorf("QueryStats = %+v, want %+v", got, want)
+	}
+}
+
+// A range filter on a date is answered from the sorted order of that field (binary search for
+// its ends), not by testing every entry, and stays right after edits.
+func TestRangeFilterFromSortedOrder(t *testing.T) {
+	t.Parallel()
+	files := "-- resources/collections/posts.yaml --\ntitle: Posts\ndated: true\n"
+	for i := range 60 {
+		files += fmt.Sprintf("-- content/collections/posts/p%02d.md --\n---\ntitle: Post %02d\nstatus: published\ncreatedAt: 2026-01-%02dT10:00:00.000Z\nrating: %d\n---\n", i, i, i/2+1, i%7)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, files))
+	filter, err := query.ParseFilter(`{"createdAt":{"$gte":"2026-01-10","$lt":"2026-01-12"}}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := func(q query.Query) (string, int) {
+		t.Helper()
+		es, total, err := st.Entries("posts", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, e := range es {
+			s = append(s, e.Slug)
+		}
+		return strings.Join(s, ","), total
+	}
+	// Days 10 and 11 are p18..p21; the collection's order is newest first, slug ascending on ties.
+	if got, total := list(query.Query{Filter: filter, Limit: 3}); got != "p20,p21,p18" || total != 4 {
+		t.Errorf("range = %s (total %d), want p20,p21,p18 (total 4)", got, total)
+	}
+	mixed, _ := query.ParseFilter(`{"createdAt":{"$gte":"2026-01-10","$lt":"2026-01-12"},"rating":{"$in":[4,5]}}`)
+	if got, total := list(query.Query{Filter: mixed, Status: content.StatusPublished}); got != "p18,p19" || total != 2 {
+		t.Errorf("range and $in = %s (total %d), want p18,p19", got, total)
+	}
+	if err := st.DeleteEntry("posts", "p20"); err != nil {
+		t.Fatal(err)
+	}
+	if got, total := list(query.Query{Filter: filter, Limit: 2}); got != "p21,p18" || total != 3 {
+		t.Errorf("after a delete = %s (total %d), want p21,p18 (total 3)", got, total)
+	}
+	if got, want := st.QueryStats(), (fsstore.QueryStats{Indexed: 3, Ranged: 3}); got != want {
+		t.Errorf("QueryStats = %+v, want %+v (every range from an order, none scanned)", got, want)
+	}
+}
+
+// The full-text index is built outside the collection's lock while entries change; whatever the
+// interleaving, it ends up holding exactly the current entries.
+func TestSearchBuildDuringWrites(t *testing.T) {
+	t.Parallel()
+	files := "-- resources/collections/posts.yaml --\ntitle: Posts\n"
+	for i := range 200 {
+		files += fmt.Sprintf("-- content/collections/posts/p%03d.md --\n---\ntitle: Post %d\nstatus: published\n---\nalpha text\n", i, i)
+	}
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, files))
+	done := make(chan error)
+	go func() {
+		for i := 0; i < 200; i += 4 {
+			slug := fmt.Sprintf("p%03d", i)
+			cur, err := st.Entry("posts", slug)
+			if err != nil {
+				done <- err
+				return
+			}
+			next := *cur
+			next.Content = "omega text"
+			if _, err := st.UpdateEntry("posts", slug, cur.Hash, &next); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	if _, _, err := st.Search("posts", search.Query{Text: "text"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	for q, want := range map[string]int{"omega": 50, "alpha": 150, "text": 200} {
+		if _, total, err := st.Search("posts", search.Query{Text: q + " "}); err != nil || total != want {
+			t.Errorf("%q: %d matches (%v), want %d", q, total, err, want)
+		}
 	}
 }

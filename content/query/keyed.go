@@ -46,3 +46,16 @@ func CompareFirst(a *Keyed, v any) int {
 
 // Present reports whether a has a value for its first key.
 func (a *Keyed) Present() bool { return a.k.vals[0].present }
+
+// Rank is the type rank of a's value of its first key, by which Compare orders values of
+// different types (booleans, then numbers, then strings, then lists, then objects); 0 when a has
+// none.
+func (a *Keyed) Rank() int {
+	if !a.k.vals[0].present {
+		return 0
+	}
+	return a.k.vals[0].rank
+}
+
+// RankOf is the type rank of a value (see Keyed.Rank).
+func RankOf(v any) int { return rank(v) }

@@ -1,5 +1,6 @@
-// Package query parses and applies entry list queries: sort keys ("field", "-field"), equality
-// filters (a JSON object) and limits. It is pure, shared by the public API, the CP API and
+// Package query parses and applies entry list queries: sort keys ("field", "-field"), filters
+// (a JSON object of field to value for equality, or to an object of operators such as
+// {"$gte": "2024-01-01"}; see docs/queries.md) and limits. It is pure, shared by the public API, the CP API and
 // GraphQL, and fuzzed because its input comes straight from URLs.
 package query
 
@@ -36,10 +37,13 @@ type SortKey struct {
 // Query selects, orders and pages entries of one collection.
 type Query struct {
 	Status string         // "" = any; "published" / "draft"
-	Filter map[string]any // field -> value; equality (list fields match when they contain the value)
+	Filter map[string]any // field -> value (equality; list fields match when they contain it) or Cond
 	Sort   []SortKey      // empty = the collection's own order
 	Offset int
 	Limit  int // 0 = no limit
+	// Fields is the projection a client asked for (nil = every field). The store ignores it; the
+	// handlers shape their responses by it.
+	Fields []string
 }
 
 var fieldRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,99}$`)
@@ -75,24 +79,33 @@ func ParseSort(s string) ([]SortKey, error) {
 	return keys, nil
 }
 
-// ParseSortColon parses GraphQL-style "field:asc" / "field:desc".
+// ParseSortColon parses GraphQL-style "field:asc" / "field:desc", comma-separated for several
+// keys.
 func ParseSortColon(s string) ([]SortKey, error) {
 	if s == "" {
 		return nil, nil
 	}
-	field, dir, _ := strings.Cut(s, ":")
-	k := SortKey{Field: strings.TrimSpace(field)}
-	switch strings.ToLower(strings.TrimSpace(dir)) {
-	case "", "asc":
-	case "desc":
-		k.Desc = true
-	default:
-		return nil, fmt.Errorf("sort direction %q must be asc or desc", content.Shorten(dir))
+	parts := strings.Split(s, ",")
+	if len(parts) > MaxSortKeys {
+		return nil, fmt.Errorf("sort takes at most %d fields", MaxSortKeys)
 	}
-	if !ValidField(k.Field) {
-		return nil, fmt.Errorf("sort field %q is not a valid field name", content.Shorten(k.Field))
+	keys := make([]SortKey, 0, len(parts))
+	for _, p := range parts {
+		field, dir, _ := strings.Cut(p, ":")
+		k := SortKey{Field: strings.TrimSpace(field)}
+		switch strings.ToLower(strings.TrimSpace(dir)) {
+		case "", "asc":
+		case "desc":
+			k.Desc = true
+		default:
+			return nil, fmt.Errorf("sort direction %q must be asc or desc", content.Shorten(dir))
+		}
+		if !ValidField(k.Field) {
+			return nil, fmt.Errorf("sort field %q is not a valid field name", content.Shorten(k.Field))
+		}
+		keys = append(keys, k)
 	}
-	return []SortKey{k}, nil
+	return keys, nil
 }
 
 // ParseFilter parses a JSON object of field -> scalar (or list) value.
@@ -125,8 +138,23 @@ func ParseFilter(s string) (map[string]any, error) {
 			return nil, fmt.Errorf("filter field %q is not a valid field name", content.Shorten(k))
 		}
 		v := m.Value(k)
-		if _, nested := v.(*content.Map); nested {
-			return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null or list", content.Shorten(k))
+		if obj, nested := v.(*content.Map); nested {
+			ops := 0
+			for _, name := range obj.Keys() {
+				if strings.HasPrefix(name, "$") {
+					ops++
+				}
+			}
+			if ops == 0 || ops != obj.Len() {
+				return nil, fmt.Errorf("filter value for %q must be a string, number, boolean, null, list or an object of operators (%s)",
+					content.Shorten(k), strings.Join(Operators, ", "))
+			}
+			c, err := parseCond(k, obj)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = c
+			continue
 		}
 		out[k] = v
 	}
@@ -191,18 +219,7 @@ func checkCount(name string, n, lo, hi int) error {
 func Match(e *content.Entry, filter map[string]any) bool {
 	for k, want := range filter {
 		got, ok := e.Field(k)
-		if !ok {
-			if want != nil {
-				return false
-			}
-			continue
-		}
-		if !Equal(got, want) {
-			if list, isList := got.([]any); isList {
-				if _, wantList := want.([]any); !wantList && containsEqual(list, want) {
-					continue
-				}
-			}
+		if !matchValue(got, ok, want) {
 			return false
 		}
 	}

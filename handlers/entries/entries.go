@@ -1,6 +1,7 @@
 // Package entries is the Control Panel API for entries and collection definitions:
 //
-//	GET    /api/entries/{collection}         list, every status; status, sort, filter, limit, offset
+//	GET    /api/entries/{collection}         list, every status; status, sort, filter, fields, limit, offset;
+//	                                         q= searches the full text instead, best first
 //	POST   /api/entries/{collection}         create (201)
 //	GET    /api/entries/{collection}/{slug}  one entry with its contentHash (also the ETag)
 //	PUT    /api/entries/{collection}/{slug}  update; needs the contentHash it was read with
@@ -30,6 +31,7 @@ import (
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/query"
+	"cms/content/search"
 	"cms/content/validate"
 	"cms/handlers/apidoc"
 	"cms/handlers/web"
@@ -58,6 +60,9 @@ type Store interface {
 	UpdateEntry(collection, slug, wantHash string, next *content.Entry) (*content.Entry, error)
 	// DeleteEntry removes an entry, or returns a NotFound error.
 	DeleteEntry(collection, slug string) error
+	// Search returns a page of the entries matching a full-text query, best first, and how many
+	// matched.
+	Search(collection string, q search.Query) ([]search.Result, int, error)
 }
 
 // Deps are the inputs of the group.

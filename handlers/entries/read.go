@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"cms/content"
 	"cms/content/access"
 	"cms/content/query"
+	"cms/content/search"
 	"cms/handlers/web"
 )
 
@@ -117,11 +120,21 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	q, err := parseListQuery(r)
+	q, err := a.parseListQuery(r, c)
 	if err != nil {
 		return err
 	}
-	metas, total, err := a.Store.Entries(c.Handle, q)
+	var metas []*content.Entry
+	var total int
+	text, err := web.QueryParam(r.URL.Query(), "q")
+	if err != nil {
+		return err
+	}
+	if text != "" {
+		metas, total, err = a.search(c, q, text)
+	} else {
+		metas, total, err = a.Store.Entries(c.Handle, q)
+	}
 	if err != nil {
 		return err
 	}
@@ -129,7 +142,12 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	buf.WriteString(`{"data":[`)
 	n := 0
 	for _, m := range metas {
-		body, _, err := a.fragment(c, m)
+		var body []byte
+		if q.Fields != nil {
+			body, err = a.projected(c, m, q.Fields)
+		} else {
+			body, _, err = a.fragment(c, m)
+		}
 		if err != nil {
 			if content.IsNotFound(err) {
 				total-- // deleted since the index was read
@@ -155,11 +173,19 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// parseListQuery reads the list parameters every entry list takes ([web.ListQuery]) and status.
-// Anything malformed is a 400 that says what was wrong; unknown parameters are ignored.
-func parseListQuery(r *http.Request) (query.Query, error) {
+// parseListQuery reads the list parameters every entry list takes ([web.ListQuery]) and status,
+// and refuses fields c's entries cannot hold. Anything malformed is a 400 that says what was
+// wrong; unknown parameters are ignored.
+func (a *api) parseListQuery(r *http.Request, c *content.Collection) (query.Query, error) {
 	q, err := web.ListQuery(r)
 	if err != nil {
+		return q, err
+	}
+	bp, err := a.Store.Blueprint(content.BlueprintCollections, c.Blueprint)
+	if err != nil && !content.IsNotFound(err) {
+		return q, err
+	}
+	if err := web.CheckListFields(&q, c, bp, "url", "content", "contentHash"); err != nil {
 		return q, err
 	}
 	switch s, err := web.QueryParam(r.URL.Query(), "status"); {
@@ -171,6 +197,62 @@ func parseListQuery(r *http.Request) (query.Query, error) {
 		return q, web.BadRequest("status must be published or draft, got %q", content.Shorten(s))
 	}
 	return q, nil
+}
+
+// maxSearchQuery bounds q in bytes.
+const maxSearchQuery = 200
+
+// search answers a list with q: the full-text index (drafts included), best first. It pages
+// and filters by status; filter and sort would have to apply to every match, so they are refused.
+func (a *api) search(c *content.Collection, q query.Query, text string) ([]*content.Entry, int, error) {
+	switch {
+	case len(text) > maxSearchQuery:
+		return nil, 0, web.BadRequest("q is longer than %d bytes", maxSearchQuery)
+	case !utf8.ValidString(text):
+		return nil, 0, web.BadRequest("q is not valid UTF-8")
+	case q.Filter != nil || q.Sort != nil:
+		return nil, 0, web.BadRequest("q orders by relevance and cannot be combined with filter or sort")
+	}
+	sq := search.Query{Text: text, Offset: q.Offset, Limit: q.Limit}
+	switch q.Status {
+	case content.StatusPublished:
+		sq.PublicOnly = true
+	case content.StatusDraft:
+		sq.DraftOnly = true
+	}
+	hits, total, err := a.Store.Search(c.Handle, sq)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]*content.Entry, len(hits))
+	for i, h := range hits {
+		out[i] = h.Entry
+	}
+	return out, total, nil
+}
+
+// projected encodes the fields of an entry a projection names (web.ProjectEntry); only content
+// reads the file.
+func (a *api) projected(c *content.Collection, meta *content.Entry, fields []string) ([]byte, error) {
+	e := meta
+	if slices.Contains(fields, "content") {
+		full, err := a.Store.Entry(c.Handle, meta.Slug)
+		if err != nil {
+			return nil, err
+		}
+		e = full
+	}
+	return web.ProjectEntry(e, fields, func(name string) (any, bool) {
+		switch name {
+		case "url":
+			return content.EntryURL(c, e), true
+		case "content":
+			return e.Content, true
+		case "contentHash":
+			return e.Hash, true
+		}
+		return nil, false
+	})
 }
 
 // GET /api/entries/{collection}/{slug}: one entry with its contentHash (also the ETag).

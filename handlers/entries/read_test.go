@@ -34,6 +34,18 @@ func TestList(t *testing.T) {
 		{"largest limit", "limit=1000", []string{"hello", "second", "third"}, 3, 0, 1000},
 		{"largest offset", "offset=1000000", []string{}, 3, 1000000, 100},
 		{"unknown parameters are ignored", "colour=blue", []string{"hello", "second", "third"}, 3, 0, 100},
+		{"date range", "filter=" + url.QueryEscape(`{"createdAt":{"$gte":"2026-02-01","$lt":"2026-03-02"}}`), []string{"second"}, 1, 0, 100},
+		{"date range including drafts, newest first", "sort=-createdAt&filter=" + url.QueryEscape(`{"createdAt":{"$gt":"2026-01-02T10:00:00.000Z"}}`), []string{"third", "second"}, 2, 0, 100},
+		{"in", "filter=" + url.QueryEscape(`{"slug":{"$in":["third","hello","nope"]}}`), []string{"hello", "third"}, 2, 0, 100},
+		{"not equal", "filter=" + url.QueryEscape(`{"featured":{"$ne":true}}`), []string{"hello", "second"}, 2, 0, 100},
+		{"exists", "filter=" + url.QueryEscape(`{"excerpt":{"$exists":false}}`), []string{"third"}, 1, 0, 100},
+		{"several sort keys", "sort=-featured,title", []string{"third", "hello", "second"}, 3, 0, 100},
+		{"search includes drafts", "q=post", []string{"second", "third"}, 2, 0, 100},
+		{"search ranks by relevance", "q=body", []string{"second", "third"}, 2, 0, 100},
+		{"search by prefix", "q=thr", []string{"third"}, 1, 0, 100},
+		{"search drafts only", "q=body&status=draft", []string{"second"}, 1, 0, 100},
+		{"search published only, paged", "q=post&status=published&limit=1", []string{"third"}, 1, 0, 1},
+		{"search, second page", "q=post&limit=1&offset=1", []string{"third"}, 2, 1, 1},
 	}
 	for _, tc := range ok {
 		t.Run(tc.name, func(t *testing.T) {
@@ -70,6 +82,14 @@ func TestList(t *testing.T) {
 		{"filter not JSON", "filter=%7Bnope", ""},
 		{"filter not an object", "filter=%5B1%5D", "filter must be a JSON object of field to value"},
 		{"repeated parameter", "limit=1&limit=2", "limit may be given only once"},
+		{"unknown filter field", "filter=" + url.QueryEscape(`{"featurd":true}`), `filter field "featurd" is not a field of collection "blog"`},
+		{"unknown sort field", "sort=-featured,colour", `sort field "colour" is not a field of collection "blog"`},
+		{"unknown operator", "filter=" + url.QueryEscape(`{"createdAt":{"$after":"2026-01-01"}}`), `unknown filter operator "$after" for "createdAt": use $ne, $in, $nin, $gt, $gte, $lt, $lte, $contains, $exists`},
+		{"bad operator value", "filter=" + url.QueryEscape(`{"createdAt":{"$gte":null}}`), `$gte of "createdAt" must be a number, a date or a string`},
+		{"unknown projected field", "fields=title,colour", `fields: "colour" is not a field of collection "blog"`},
+		{"html is not a CP field", "fields=html", `fields: "html" is not a field of collection "blog"`},
+		{"search with a sort", "q=post&sort=title", "q orders by relevance and cannot be combined with filter or sort"},
+		{"search too long", "q=" + strings.Repeat("a", 201), "q is longer than 200 bytes"},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,6 +133,34 @@ func TestListEntryShape(t *testing.T) {
 	}
 	if strings.Contains(body, `"author"`) {
 		t.Errorf("author without a value is sent: %s", body)
+	}
+}
+
+// fields= sends only the fields named, custom ones under data, without reading the bodies.
+func TestListProjection(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	w := e.do(t, webtest.Request{Path: "/api/entries/blog?fields=slug,excerpt,title,contentHash&limit=2", Token: tokEditor})
+	if w.Code != http.StatusOK {
+		t.Fatalf("status = %d: %s", w.Code, w.Body)
+	}
+	var l struct {
+		Data []map[string]any
+		Meta struct{ Total, Limit, Offset int }
+	}
+	webtest.DecodeJSON(t, w, &l)
+	if len(l.Data) != 2 || l.Meta.Total != 3 || l.Meta.Limit != 2 {
+		t.Fatalf("got %s", w.Body)
+	}
+	first := l.Data[0]
+	if len(first) != 4 || first["slug"] != "hello" || first["title"] != "Hello world" || first["contentHash"] != e.hashOf(t, "blog", "hello") {
+		t.Errorf("first = %v", first)
+	}
+	if d, _ := first["data"].(map[string]any); len(d) != 1 || d["excerpt"] != "First post" {
+		t.Errorf("data = %v", first["data"])
+	}
+	if w := e.do(t, webtest.Request{Path: "/api/entries/blog?fields=content&limit=1", Token: tokEditor}); !strings.Contains(w.Body.String(), `{"content":"Hello *there*."}`) {
+		t.Errorf("content projection = %s", w.Body)
 	}
 }
 

@@ -152,13 +152,15 @@ func listQuery(cs *collSchema, args map[string]any) (query.Query, error) {
 	if s, _ := args["sort"].(string); s != "" {
 		keys, err := query.ParseSortColon(s)
 		if err != nil {
-			return q, newError(CodeBadRequest, "sort must be field:asc or field:desc: %v", err)
+			return q, newError(CodeBadRequest, "sort must be field:asc or field:desc, comma-separated: %v", err)
 		}
-		handle, _, ok := cs.field(keys[0].Field)
-		if !ok {
-			return q, newError(CodeBadRequest, "sort field %q is not a field of %s", keys[0].Field, cs.typeName)
+		for i := range keys {
+			handle, _, ok := cs.field(keys[i].Field)
+			if !ok {
+				return q, newError(CodeBadRequest, "sort field %q is not a field of %s", keys[i].Field, cs.typeName)
+			}
+			keys[i].Field = handle
 		}
-		keys[0].Field = handle
 		q.Sort = keys
 	}
 	if f, ok := args["filter"].(map[string]any); ok && len(f) > 0 {
@@ -167,6 +169,26 @@ func listQuery(cs *collSchema, args map[string]any) (query.Query, error) {
 			handle, _, ok := cs.field(name)
 			if !ok {
 				return q, newError(CodeBadRequest, "filter field %q is not a field of %s", name, cs.typeName)
+			}
+			q.Filter[handle] = v
+		}
+	}
+	if s, _ := args["where"].(string); s != "" {
+		// The list filter of the REST APIs (docs/queries.md), operators included.
+		where, err := query.ParseFilter(s)
+		if err != nil {
+			return q, newError(CodeBadRequest, "where: %v", err)
+		}
+		if q.Filter == nil {
+			q.Filter = make(map[string]any, len(where))
+		}
+		for name, v := range where {
+			handle, _, ok := cs.field(name)
+			if !ok {
+				return q, newError(CodeBadRequest, "where field %q is not a field of %s", name, cs.typeName)
+			}
+			if _, dup := q.Filter[handle]; dup {
+				return q, newError(CodeBadRequest, "field %q is in both filter and where", name)
 			}
 			q.Filter[handle] = v
 		}

@@ -184,6 +184,15 @@ func TestFilters(t *testing.T) {
 		{name: "variable toggle given a string", query: `query($f: BlogFilter) { blogs(filter: $f) { slug } }`, vars: map[string]any{"f": map[string]any{"featured": "yes"}}, code: graphql.CodeBadRequest},
 		{name: "variable int given a fraction", query: `query($f: BlogFilter) { blogs(filter: $f) { slug } }`, vars: map[string]any{"f": map[string]any{"reading_time": 1.5}}, code: graphql.CodeBadRequest},
 		{name: "variable unknown filter field", query: `query($f: BlogFilter) { blogs(filter: $f) { slug } }`, vars: map[string]any{"f": map[string]any{"colour": "red"}}, code: graphql.CodeBadRequest},
+		// where: the REST filter language, operators included.
+		{name: "where date range", query: `query($w: String) { blogs(where: $w, sort: "createdAt:asc") { slug } }`, vars: map[string]any{"w": `{"createdAt":{"$gte":"2026-01-15","$lt":"2026-04-01"}}`}, want: []string{"beta", "gamma"}},
+		{name: "where in", query: `query($w: String) { blogs(where: $w, sort: "slug:asc") { slug } }`, vars: map[string]any{"w": `{"tags":{"$in":["news","cms"]}}`}, want: []string{"alpha", "gamma"}},
+		{name: "where with filter", query: `query($w: String) { blogs(where: $w, filter: {featured: true}) { slug } }`, vars: map[string]any{"w": `{"rating":{"$exists":false}}`}, want: []string{"gamma"}},
+		{name: "where sanitised name", query: `query($w: String) { blogs(where: $w) { slug } }`, vars: map[string]any{"w": `{"meta_title":{"$ne":null}}`}, want: []string{"alpha"}},
+		{name: "where drafts stay hidden", query: `query($w: String) { blogs(where: $w) { slug } }`, vars: map[string]any{"w": `{"createdAt":{"$gte":"2026-03-15"}}`}, want: []string{}},
+		{name: "where unknown operator", query: `query($w: String) { blogs(where: $w) { slug } }`, vars: map[string]any{"w": `{"rating":{"$near":1}}`}, code: graphql.CodeBadRequest},
+		{name: "where unknown field", query: `query($w: String) { blogs(where: $w) { slug } }`, vars: map[string]any{"w": `{"colour":"red"}`}, code: graphql.CodeBadRequest},
+		{name: "where and filter name one field", query: `query($w: String) { blogs(where: $w, filter: {featured: true}) { slug } }`, vars: map[string]any{"w": `{"featured":{"$ne":false}}`}, code: graphql.CodeBadRequest},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -219,6 +228,8 @@ func TestSortAndPagination(t *testing.T) {
 		{name: "limit", args: `(sort: "title:asc", limit: 2)`, want: []string{"alpha", "beta"}},
 		{name: "offset", args: `(sort: "title:asc", limit: 2, offset: 2)`, want: []string{"gamma"}},
 		{name: "offset past the end", args: `(offset: 10)`, want: []string{}},
+		{name: "several keys", args: `(sort: "featured:desc,createdAt:desc")`, want: []string{"gamma", "alpha", "beta"}},
+		{name: "several keys, second unknown", args: `(sort: "featured:desc,colour")`, code: graphql.CodeBadRequest, msg: `"colour"`},
 		{name: "bad direction", args: `(sort: "title:up")`, code: graphql.CodeBadRequest, msg: "asc or desc"},
 		{name: "unknown field", args: `(sort: "colour:asc")`, code: graphql.CodeBadRequest, msg: `"colour"`},
 		{name: "not a field name", args: `(sort: "a b:asc")`, code: graphql.CodeBadRequest},

@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"cms/content"
@@ -182,7 +183,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if body, etag, ok := a.lists.get(key, version); ok {
 		return a.write(w, r, etag, "", body, "")
 	}
-	q, err := parseQuery(r)
+	q, err := a.parseQuery(r, c)
 	if err != nil {
 		return err
 	}
@@ -192,18 +193,25 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	var buf bytes.Buffer
 	buf.WriteString(`{"data":[`)
-	for i, e := range entries {
-		if i > 0 {
-			buf.WriteByte(',')
+	n := 0
+	for _, e := range entries {
+		var frag []byte
+		if q.Fields != nil {
+			frag, err = a.projected(c, e, q.Fields)
+		} else {
+			frag, _, err = a.entryJSON(c, e)
 		}
-		frag, _, err := a.entryJSON(c, e)
 		if err != nil {
 			if content.IsNotFound(err) {
 				continue // deleted between index and read; the next version drops it
 			}
 			return err
 		}
+		if n > 0 {
+			buf.WriteByte(',')
+		}
 		buf.Write(frag)
+		n++
 	}
 	buf.WriteString(`],"meta":`)
 	m, _ := json.Marshal(listMeta{Total: total, Offset: q.Offset, Limit: q.Limit})
@@ -215,16 +223,58 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	return a.write(w, r, etag, "", body, "")
 }
 
-// parseQuery reads the list parameters ([web.ListQuery]). Whatever status the client asks for,
-// by parameter or filter, only published entries are listed.
-func parseQuery(r *http.Request) (query.Query, error) {
+// wireFields are the attributes of publicEntry a projection may name besides the entry's fields.
+var wireFields = []string{"url", "content", "html"}
+
+// parseQuery reads the list parameters ([web.ListQuery]) and refuses fields c's entries cannot
+// hold. Whatever status the client asks for, by parameter or filter, only published entries are
+// listed.
+func (a *api) parseQuery(r *http.Request, c *content.Collection) (query.Query, error) {
 	q, err := web.ListQuery(r)
 	if err != nil {
+		return q, err
+	}
+	bp, err := a.Store.Blueprint(content.BlueprintCollections, c.Blueprint)
+	if err != nil && !content.IsNotFound(err) {
+		return q, err
+	}
+	if err := web.CheckListFields(&q, c, bp, wireFields...); err != nil {
 		return q, err
 	}
 	delete(q.Filter, "status") // only published entries are public; asking for drafts changes nothing
 	q.Status = content.StatusPublished
 	return q, nil
+}
+
+// projected encodes the named fields of an entry: attributes at the top level, in the order
+// asked, and custom fields under data, as in the full shape. Only content and html read the
+// file; everything else comes from the index entry meta.
+func (a *api) projected(c *content.Collection, meta *content.Entry, fields []string) ([]byte, error) {
+	e := meta
+	html := ""
+	if slices.Contains(fields, "content") || slices.Contains(fields, "html") {
+		full, err := a.Store.Entry(c.Handle, meta.Slug)
+		if err != nil {
+			return nil, err
+		}
+		e = full
+		if slices.Contains(fields, "html") {
+			if html, err = a.Markdown.Render(e.Content); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return web.ProjectEntry(e, fields, func(name string) (any, bool) {
+		switch name {
+		case "url":
+			return content.EntryURL(c, e), true
+		case "content":
+			return e.Content, true
+		case "html":
+			return html, true
+		}
+		return nil, false
+	})
 }
 
 func etagOf(body []byte) string {

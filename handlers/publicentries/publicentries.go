@@ -1,13 +1,14 @@
 // Package publicentries serves published entries, and the definitions and resources that opt in
 // with `public: true`, to anonymous clients:
 //
-//	GET {base}/entries/{collection}         list, with limit, offset, sort and filter
+//	GET {base}/entries/{collection}         list, with limit, offset, sort, filter and fields
 //	GET {base}/entries/{collection}/{slug}  one entry, with its resolved SEO metadata
 //	GET {base}/collections                  public collection definitions
 //	GET {base}/globals/{handle}             a public global's values
 //	GET {base}/navigation/{handle}          a public navigation, published targets only
 //	GET {base}/taxonomies/{handle}          a public taxonomy's terms
 //	GET {base}/taxonomies/{handle}/{slug}   one term
+//	GET {base}/search                       full-text search of published entries (q, collection, limit, offset)
 //
 // Drafts are never returned, whatever the query asks. Responses are built from the store's
 // in-memory index. An entry's encoded JSON (with rendered HTML) is cached against its file hash
@@ -25,6 +26,7 @@ import (
 	"cms/content/lru"
 	"cms/content/query"
 	"cms/content/routing"
+	"cms/content/search"
 	"cms/content/seo"
 	"cms/handlers/apidoc"
 	"cms/handlers/web"
@@ -34,6 +36,8 @@ import (
 type Store interface {
 	// Collection returns a NotFound error for an unknown collection.
 	Collection(handle string) (*content.Collection, error)
+	// Blueprint returns a blueprint of a kind, or a NotFound error.
+	Blueprint(kind, handle string) (*content.Blueprint, error)
 	// Entries returns the matching entries without bodies, and the count before paging.
 	Entries(collection string, q query.Query) ([]*content.Entry, int, error)
 	// EntryMeta returns an indexed entry without its body, or a NotFound error.
@@ -44,6 +48,15 @@ type Store interface {
 	CollectionVersion(collection string) uint64
 	// DefinitionsGeneration changes whenever a definition (route, blueprint, ...) changes.
 	DefinitionsGeneration() uint64
+}
+
+// Searcher runs full-text searches (fsstore.Store implements it).
+type Searcher interface {
+	// Collections lists the collection definitions.
+	Collections() []*content.Collection
+	// Search returns a page of the entries of a collection matching q, best first, and how
+	// many matched.
+	Search(collection string, q search.Query) ([]search.Result, int, error)
 }
 
 // Renderer turns Markdown into HTML.
@@ -79,6 +92,8 @@ type Deps struct {
 	// Sites, if set, are the configured sites: a request answers for the site its Host names
 	// (as the website does), so a collection that lists other sites (`sites:`) is not found.
 	Sites []content.Site
+	// Search, if set, serves {base}/search; New takes it from Store when Store can search.
+	Search Searcher
 }
 
 type api struct {
@@ -116,6 +131,9 @@ func New(d Deps) (http.Handler, error) {
 	if d.ListCacheBytes == 0 {
 		d.ListCacheBytes = d.CacheBytes / 4
 	}
+	if s, ok := d.Store.(Searcher); ok && d.Search == nil {
+		d.Search = s
+	}
 	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
 	if len(d.Sites) > 0 {
 		a.sites = routing.NewSites(d.Sites)
@@ -132,6 +150,7 @@ func New(d Deps) (http.Handler, error) {
 		// GET {base}/openapi.json: the public part of the OpenAPI document.
 		rt.HandleFunc("GET "+d.BasePath+"/openapi.json", func(w http.ResponseWriter, r *http.Request) error { return d.APIDoc.Write(w, r) })
 	}
+	rt.HandleFunc("GET "+d.BasePath+"/search", a.search)
 	rt.NotFound(d.BasePath + "/")
 	return rt, nil
 }

@@ -87,6 +87,41 @@ status: published
 title: Alpha
 status: published
 ---
+-- resources/collections/news.yaml --
+title: News
+blueprint: news
+dated: true
+route: /news/{slug}
+-- resources/blueprints/collections/news.yaml --
+fields:
+  - handle: excerpt
+    field: {type: text}
+  - handle: featured
+    field: {type: toggle}
+-- content/collections/news/first.md --
+---
+title: First
+status: published
+createdAt: 2026-01-10T08:00:00.000Z
+excerpt: The first one
+featured: true
+---
+
+A long body that a projection leaves out.
+-- content/collections/news/second.md --
+---
+title: Second
+status: published
+createdAt: 2026-02-10T08:00:00.000Z
+excerpt: The second one
+---
+-- content/collections/news/hidden.md --
+---
+title: Hidden
+status: draft
+createdAt: 2026-02-11T08:00:00.000Z
+featured: true
+---
 `
 
 func newHandler(t *testing.T, dir string) http.Handler {
@@ -142,6 +177,16 @@ func TestList(t *testing.T) {
 		{"largest limit", "/api/public/entries/blog?limit=1000&sort=-rating", "three,one,two", 3},
 		{"asking for every status changes nothing", "/api/public/entries/blog?status=all", "one,three,two", 3},
 		{"asking for drafts by status changes nothing", "/api/public/entries/blog?status=draft", "one,three,two", 3},
+		{"date range", "/api/public/entries/blog?filter=" + f(`{"createdAt":{"$gte":"2026-01-25","$lt":"2026-04-01"}}`), "one,three", 2},
+		{"date range never shows drafts", "/api/public/entries/blog?filter=" + f(`{"createdAt":{"$gte":"2026-03-31"}}`), "", 0},
+		{"number range", "/api/public/entries/blog?sort=rating&filter=" + f(`{"rating":{"$gt":9,"$lte":100}}`), "one,three", 2},
+		{"in", "/api/public/entries/blog?filter=" + f(`{"category":{"$in":["howto","other"]}}`), "two", 1},
+		{"not in", "/api/public/entries/blog?filter=" + f(`{"category":{"$nin":["howto"]}}`), "one,three", 2},
+		{"contains", "/api/public/entries/blog?filter=" + f(`{"tags":{"$contains":"cms"}}`), "one", 1},
+		{"exists", "/api/public/entries/blog?filter=" + f(`{"featured":{"$exists":false}}`), "one,two", 2},
+		{"not equal", "/api/public/entries/blog?filter=" + f(`{"category":{"$ne":"news"}}`), "two", 1},
+		{"several sort keys", "/api/public/entries/blog?sort=category,-rating", "two,three,one", 3},
+		{"blueprint fields and metadata", "/api/public/entries/news?sort=-featured,createdAt&filter=" + f(`{"excerpt":{"$exists":true}}`), "first,second", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -161,6 +206,24 @@ func TestList(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fields= sends the fields named and nothing else: no body, no HTML.
+func TestListProjection(t *testing.T) {
+	t.Parallel()
+	h := newHandler(t, contenttest.WriteSite(t, site))
+	w := webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/news?fields=title,slug,excerpt,url"})
+	want := `{"data":[{"title":"Second","slug":"second","url":"/news/second","data":{"excerpt":"The second one"}},` +
+		`{"title":"First","slug":"first","url":"/news/first","data":{"excerpt":"The first one"}}],"meta":{"total":2,"offset":0,"limit":100}}`
+	if w.Code != http.StatusOK || w.Body.String() != want {
+		t.Errorf("status %d, body\n%s\nwant\n%s", w.Code, w.Body, want)
+	}
+	w = webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/news?fields=html&filter=" + url.QueryEscape(`{"slug":"first"}`)})
+	var got struct{ Data []map[string]string }
+	webtest.DecodeJSON(t, w, &got)
+	if len(got.Data) != 1 || len(got.Data[0]) != 1 || got.Data[0]["html"] != "<p>A long body that a projection leaves out.</p>\n" {
+		t.Errorf("html projection = %s", w.Body)
 	}
 }
 
@@ -248,6 +311,12 @@ func TestErrors(t *testing.T) {
 		{"bad sort", "GET", "/api/public/entries/blog?sort=-", 400, "BAD_REQUEST", "sort field"},
 		{"sort injection", "GET", "/api/public/entries/blog?sort=title%3Bdrop", 400, "BAD_REQUEST", "sort field"},
 		{"repeated parameter", "GET", "/api/public/entries/blog?limit=1&limit=2", 400, "BAD_REQUEST", "only once"},
+		{"unknown operator", "GET", "/api/public/entries/blog?filter=" + url.QueryEscape(`{"rating":{"$gtx":1}}`), 400, "BAD_REQUEST", `unknown filter operator "$gtx" for "rating"`},
+		{"operator object mixed with fields", "GET", "/api/public/entries/blog?filter=" + url.QueryEscape(`{"rating":{"$gt":1,"x":2}}`), 400, "BAD_REQUEST", "an object of operators"},
+		{"unknown filter field", "GET", "/api/public/entries/news?filter=" + url.QueryEscape(`{"rating":1}`), 400, "BAD_REQUEST", `filter field "rating" is not a field of collection "news"`},
+		{"unknown sort field", "GET", "/api/public/entries/news?sort=-featured,rating", 400, "BAD_REQUEST", `sort field "rating" is not a field of collection "news"`},
+		{"unknown projected field", "GET", "/api/public/entries/news?fields=title,body", 400, "BAD_REQUEST", `fields: "body" is not a field of collection "news"`},
+		{"bad projection", "GET", "/api/public/entries/news?fields=title,,slug", 400, "BAD_REQUEST", "not a valid field name"},
 		{"wrong method", "POST", "/api/public/entries/blog", 405, "METHOD_NOT_ALLOWED", ""},
 		{"unknown route", "GET", "/api/public/other", 404, "NOT_FOUND", "Route not found"},
 		{"too many segments", "GET", "/api/public/entries/blog/one/two", 404, "NOT_FOUND", ""},

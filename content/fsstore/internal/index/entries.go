@@ -16,6 +16,7 @@ import (
 	"cms/content/entryfile"
 	"cms/content/internal/atomicfile"
 	"cms/content/query"
+	"cms/content/search"
 )
 
 // collIndex is the in-memory metadata of one collection's entries. Entries in it never carry
@@ -27,6 +28,9 @@ type collIndex struct {
 	version uint64
 	sorted  []*content.Entry // default order cache, nil when stale
 	d       *derived         // ids, postings and sorted orders for queries; nil until first needed
+	search  *search.Index    // full-text index; nil until first needed (ensureSearch)
+	// searchMu serialises building search (outside mu).
+	searchMu sync.Mutex
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
 	allDecoded atomic.Bool
 }
@@ -298,6 +302,7 @@ func (ix *collIndex) set(s *Index, slug string, it *indexed) {
 	if ix.d != nil {
 		ix.d.update(slug, old, it)
 	}
+	ix.searchUpdate(s, slug, it)
 	ix.changed(s)
 }
 
@@ -381,9 +386,13 @@ func (s *Index) Query(coll *content.Collection, q query.Query) ([]*content.Entry
 		return nil, 0, err
 	}
 	out, total, scanned := ix.query(coll, q)
-	if scanned {
+	switch {
+	case scanned:
 		s.stats.scanned.Add(1)
-	} else {
+	case hasRange(q.Filter):
+		s.stats.ranged.Add(1)
+		s.stats.indexed.Add(1)
+	default:
 		s.stats.indexed.Add(1)
 	}
 	return out, total, nil

@@ -86,9 +86,11 @@ type Index struct {
 
 	bufs sync.Pool // *[]byte read buffers for indexing entry files
 
-	stats struct{ indexed, scanned atomic.Uint64 } // queries by plan (QueryStats)
+	stats struct{ indexed, scanned, ranged atomic.Uint64 } // queries by plan (QueryStats)
 
 	snap *snapState // nil without Config.Snapshot
+
+	searchSnap searchSnapState // the full-text index snapshot (searchsnap.go)
 
 	renames renameState // interrupted renames a read-only store hides (renames.go)
 

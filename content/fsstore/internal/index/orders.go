@@ -204,6 +204,61 @@ func (d *derived) update(slug string, old, it *indexed) {
 	d.repost(id, it.e)
 }
 
+// rangeBounds returns the positions [start, end) of o's entries that r selects: whose value of
+// o's first key (r's field) is of the kind of r's bounds (numbers or strings: query.Compare
+// orders values of different types by type, so each type is one run of the order) and lies
+// between them. Entries without a value sort last in both directions and are never selected.
+func (o *order) rangeBounds(d *derived, r *rangeTerm) (start, end int) {
+	bound := r.lo
+	if bound == nil {
+		bound = r.hi
+	}
+	kind := query.RankOf(bound)
+	key := func(pos int) query.Keyed { return query.Key(d.slots[o.ids[pos]].e, o.keys[:1]) }
+	// cmp is the position's value against a bound in walking order (negative = earlier), and
+	// rankCmp its type against the bounds' type; ok is false without a value.
+	cmp := func(pos int, b any) (c, rankCmp int, ok bool) {
+		k := key(pos)
+		if !k.Present() {
+			return 0, 0, false
+		}
+		rc := k.Rank() - kind
+		if b != nil {
+			c = query.CompareFirst(&k, b)
+		}
+		if o.keys[0].Desc {
+			c, rc = -c, -rc
+		}
+		return c, rc, true
+	}
+	// In walking order the first bound met is lo ascending and hi descending.
+	near, nearStrict, far, farStrict := r.lo, r.loStrict, r.hi, r.hiStrict
+	if o.keys[0].Desc {
+		near, nearStrict, far, farStrict = r.hi, r.hiStrict, r.lo, r.loStrict
+	}
+	start = searchPos(len(o.ids), func(pos int) bool {
+		c, rc, ok := cmp(pos, near)
+		if !ok {
+			return false
+		}
+		if near == nil || rc != 0 {
+			return rc < 0
+		}
+		return c < 0 || (nearStrict && c == 0)
+	})
+	end = searchPos(len(o.ids), func(pos int) bool {
+		c, rc, ok := cmp(pos, far)
+		if !ok {
+			return false
+		}
+		if far == nil || rc != 0 {
+			return rc <= 0
+		}
+		return c < 0 || (!farStrict && c == 0)
+	})
+	return start, max(start, end)
+}
+
 // rangeScan calls fn, in order, with the entries whose value of o's first key lies between lo
 // and hi under query.Compare (nil = unbounded; both inclusive), until fn returns false. It
 // binary-searches the ends, so it visits only the entries in range. Equality filters do not need

@@ -230,3 +230,16 @@ func candidates(lists []*plist, set []uint64) (n int, ids []uint32) {
 	}
 	return n, nil
 }
+
+// or sets l's ids in b, a bitset of every id.
+func (l *plist) or(b []uint64) {
+	if l.bits != nil {
+		for i, w := range l.bits[:min(len(l.bits), len(b))] {
+			b[i] |= w
+		}
+		return
+	}
+	for _, id := range l.ids {
+		b[id>>6] |= 1 << (id & 63)
+	}
+}

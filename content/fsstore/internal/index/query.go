@@ -2,6 +2,7 @@ package index
 
 import (
 	"math/bits"
+	"slices"
 
 	"cms/content"
 	"cms/content/query"
@@ -11,11 +12,14 @@ import (
 type QueryStats struct {
 	Indexed uint64 `json:"indexed"` // from postings and a sorted order
 	Scanned uint64 `json:"scanned"` // by a scan of the collection (a filter the index cannot answer, or too many orders)
+	// Ranged counts the indexed queries with a range filter ($gt, $gte, $lt, $lte) answered by
+	// binary search in a sorted order.
+	Ranged uint64 `json:"ranged"`
 }
 
 // QueryStats reports how list queries were answered since the index was created.
 func (s *Index) QueryStats() QueryStats {
-	return QueryStats{Indexed: s.stats.indexed.Load(), Scanned: s.stats.scanned.Load()}
+	return QueryStats{Indexed: s.stats.indexed.Load(), Scanned: s.stats.scanned.Load(), Ranged: s.stats.ranged.Load()}
 }
 
 // builtinField reports whether field is an entry attribute rather than a custom (Data) field,
@@ -28,18 +32,53 @@ func builtinField(field string) bool {
 	return false
 }
 
-// plan is what a query needs from the index: one posting list per equality (status included)
-// and the order of its sort keys.
+// hasRange reports whether a filter has a range the index answers from an order.
+func hasRange(filter map[string]any) bool {
+	for _, v := range filter {
+		if c, ok := v.(query.Cond); ok {
+			if _, _, _, _, r := c.Range(); r {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plan is what a query needs from the index: one posting list per equality (status included),
+// a union of posting lists per $in, an order per range filter and the order of its sort keys;
+// filters none of these answer exactly are tested on each candidate (resid).
 type plan struct {
 	keys   []query.SortKey
 	okey   string
 	fields []string // posting fields, parallel to vals
 	vals   []string // value keys
-	custom bool     // reads custom fields
+	ins    []inTerm
+	ranges []rangeTerm
+	resid  map[string]any // filters tested entry by entry
+	custom bool           // reads custom fields
 }
 
-// makePlan returns ok=false when a filter value cannot be answered from postings (null, a list,
-// an object): those queries are scanned.
+// inTerm is an $in answered by the union of the postings of its values.
+type inTerm struct {
+	field string
+	vals  []string
+}
+
+// rangeTerm is a range filter (query.Cond.Range) answered from the order okey, whose first key
+// is field.
+type rangeTerm struct {
+	field              string
+	keys               []query.SortKey
+	okey               string
+	lo, hi             any
+	loStrict, hiStrict bool
+}
+
+// sources reports whether p narrows the candidates through the index.
+func (p *plan) sources() bool { return len(p.fields)+len(p.ins)+len(p.ranges) > 0 }
+
+// makePlan returns ok=false when nothing of the filter can be answered from the index but some
+// of it must be tested: those queries are scanned.
 func makePlan(coll *content.Collection, q query.Query) (p plan, ok bool) {
 	keys := q.Sort
 	if len(keys) == 0 {
@@ -55,23 +94,98 @@ func makePlan(coll *content.Collection, q query.Query) (p plan, ok bool) {
 		p.fields, p.vals = append(p.fields, "status"), append(p.vals, "s"+q.Status)
 	}
 	for field, want := range q.Filter {
-		key, indexable := valueKey(want)
-		if !indexable {
-			return p, false
-		}
-		p.fields, p.vals = append(p.fields, field), append(p.vals, key)
 		p.custom = p.custom || !builtinField(field)
+		if key, indexable := valueKey(want); indexable {
+			p.fields, p.vals = append(p.fields, field), append(p.vals, key)
+			continue
+		}
+		c, isCond := want.(query.Cond)
+		if !isCond {
+			p.resid = addResid(p.resid, field, want) // null or a list
+			continue
+		}
+		if lo, loStrict, hi, hiStrict, exact := c.Range(); exact {
+			rk := []query.SortKey{{Field: field}, {Field: "slug"}}
+			if keys[0].Field == field {
+				rk = keys // the walk's own order holds the range in one piece too
+			}
+			p.ranges = append(p.ranges, rangeTerm{field: field, keys: rk, okey: orderKey(rk),
+				lo: lo, hi: hi, loStrict: loStrict, hiStrict: hiStrict})
+			continue
+		}
+		exact := len(c) == 1
+		for _, op := range c {
+			switch op.Name {
+			case query.OpIn:
+				t, all := inTerm{field: field}, true
+				for _, v := range op.Value.([]any) {
+					k, indexable := valueKey(v)
+					if !indexable {
+						all = false // null: a missing field matches
+						break
+					}
+					t.vals = append(t.vals, k)
+				}
+				if !all {
+					exact = false
+					continue
+				}
+				p.ins = append(p.ins, t)
+			case query.OpContains:
+				// The postings of the value also hold entries whose field equals it.
+				if k, indexable := valueKey(op.Value); indexable {
+					p.fields, p.vals = append(p.fields, field), append(p.vals, k)
+				}
+				exact = false
+			default:
+				exact = false
+			}
+		}
+		if !exact {
+			p.resid = addResid(p.resid, field, c)
+		}
 	}
-	return p, true
+	return p, p.sources() || len(p.resid) == 0
+}
+
+func addResid(m map[string]any, field string, v any) map[string]any {
+	if m == nil {
+		m = map[string]any{}
+	}
+	m[field] = v
+	return m
+}
+
+// orderNeeds lists the orders p walks or scans ranges of (keys by order key).
+func (p *plan) orderNeeds() map[string][]query.SortKey {
+	m := map[string][]query.SortKey{p.okey: p.keys}
+	for _, r := range p.ranges {
+		m[r.okey] = r.keys
+	}
+	return m
+}
+
+// postingFields lists the fields p needs postings of.
+func (p *plan) postingFields() []string {
+	fs := slices.Clone(p.fields)
+	for _, t := range p.ins {
+		fs = append(fs, t.field)
+	}
+	return fs
 }
 
 // ready reports whether ix.d holds everything p needs. ix.mu must be held.
 func (ix *collIndex) ready(p *plan) bool {
 	d := ix.d
-	if d == nil || d.n != len(ix.entries) || d.orders[p.okey] == nil {
+	if d == nil || d.n != len(ix.entries) {
 		return false
 	}
-	for _, f := range p.fields {
+	for k := range p.orderNeeds() {
+		if d.orders[k] == nil {
+			return false
+		}
+	}
+	for _, f := range p.postingFields() {
 		if d.post[f] == nil {
 			return false
 		}
@@ -79,7 +193,8 @@ func (ix *collIndex) ready(p *plan) bool {
 	return true
 }
 
-// prepare builds what p needs and is missing, or reports false when a limit forbids it.
+// prepare builds what p needs and is missing (one missing order per call), or reports false
+// when a limit forbids it.
 func (ix *collIndex) prepare(p *plan) bool {
 	if p.custom {
 		ix.ensureAllData()
@@ -90,7 +205,7 @@ func (ix *collIndex) prepare(p *plan) bool {
 		ix.d = newDerived(ix.entries)
 	}
 	d := ix.d
-	for _, f := range p.fields {
+	for _, f := range p.postingFields() {
 		if d.post[f] != nil {
 			continue
 		}
@@ -100,11 +215,18 @@ func (ix *collIndex) prepare(p *plan) bool {
 		}
 		d.post[f] = d.buildPostings(f)
 	}
-	if d.orders[p.okey] != nil {
+	okey, keys := "", []query.SortKey(nil)
+	for k, ks := range p.orderNeeds() {
+		if d.orders[k] == nil {
+			okey, keys = k, ks
+			break
+		}
+	}
+	if okey == "" {
 		ix.mu.Unlock()
 		return true
 	}
-	if wait := d.building[p.okey]; wait != nil {
+	if wait := d.building[okey]; wait != nil {
 		ix.mu.Unlock()
 		<-wait // another query is sorting it
 		return true
@@ -116,22 +238,22 @@ func (ix *collIndex) prepare(p *plan) bool {
 	// Sorting a large collection takes a while: queries and writes go on meanwhile, and the
 	// order is taken if nothing changed, or sorted again under the lock if something did.
 	done := make(chan struct{})
-	d.building[p.okey] = done
+	d.building[okey] = done
 	ents, ids := d.orderInput()
 	ver := ix.version
 	ix.mu.Unlock()
-	o := sortOrder(ents, ids, p.keys)
+	o := sortOrder(ents, ids, keys)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	delete(d.building, p.okey)
+	delete(d.building, okey)
 	close(done)
 	if ix.d != d {
 		return true // replaced meanwhile; the caller checks again
 	}
 	if ix.version != ver {
-		o = d.buildOrder(p.keys)
+		o = d.buildOrder(keys)
 	}
-	d.orders[p.okey] = o
+	d.orders[okey] = o
 	return true
 }
 
@@ -168,20 +290,34 @@ func (ix *collIndex) walk(coll *content.Collection, q query.Query) (out []*conte
 		cands []uint32
 	)
 	total = d.n
-	if len(p.fields) > 0 {
-		lists := make([]*plist, len(p.fields))
-		for i, f := range p.fields {
-			if lists[i] = d.post[f][p.vals[i]]; lists[i] == nil {
-				return []*content.Entry{}, 0, false
-			}
+	if r := p.ranges; len(r) == 1 && len(p.fields)+len(p.ins)+len(p.resid) == 0 && r[0].okey == p.okey {
+		// One range over the walk's own order: the page is a slice of it.
+		start, end := o.rangeBounds(d, &r[0])
+		total = end - start
+		if q.Offset >= total {
+			return []*content.Entry{}, total, false
 		}
+		n := total - q.Offset
+		if q.Limit > 0 {
+			n = min(n, q.Limit)
+		}
+		out = make([]*content.Entry, n)
+		for i, id := range o.ids[start+q.Offset : start+q.Offset+n] {
+			out[i] = d.slots[id].e
+		}
+		return out, total, false
+	}
+	if p.sources() {
 		bp := d.getBits()
 		defer func() {
 			clear(*bp)
 			d.bits.Put(bp)
 		}()
 		set = *bp
-		total, cands = candidates(lists, set)
+		var empty bool
+		if total, cands, empty = d.filterSet(&p, set); empty {
+			return []*content.Entry{}, 0, false
+		}
 	}
 	if q.Offset >= total {
 		return []*content.Entry{}, total, false
@@ -192,14 +328,23 @@ func (ix *collIndex) walk(coll *content.Collection, q query.Query) (out []*conte
 	}
 	out = make([]*content.Entry, 0, n)
 	take := func(id uint32) { out = append(out, d.slots[id].e) }
+	// A range over the walk's own order holds every candidate in one stretch of it.
+	lo, hi := 0, len(o.ids)
+	for i := range p.ranges {
+		if r := &p.ranges[i]; r.okey == p.okey {
+			start, end := o.rangeBounds(d, r)
+			lo, hi = max(lo, start), min(hi, end)
+		}
+	}
+	window := o.ids[lo:max(lo, hi)]
 	switch {
 	case set == nil:
 		for _, id := range o.ids[q.Offset : q.Offset+n] {
 			take(id)
 		}
-	case walkPays(len(o.ids), total, q.Offset+n):
+	case walkPays(len(window), total, q.Offset+n):
 		skip := q.Offset
-		for _, id := range o.ids {
+		for _, id := range window {
 			if set[id>>6]&(1<<(id&63)) == 0 {
 				continue
 			}
@@ -229,6 +374,76 @@ func (ix *collIndex) walk(coll *content.Collection, q query.Query) (out []*conte
 		out = append(out, query.TopK(es, p.keys, q.Offset, q.Limit)...)
 	}
 	return out, total, false
+}
+
+// filterSet fills set, a zeroed bitset of every id, with the entries p's postings, $in unions and
+// ranges select and its residual filters accept, and returns how many there are; cands lists
+// them (ascending) when they came from a sparse posting list and nothing else narrowed them.
+// empty reports that a posting list was missing (no entry has that value).
+func (d *derived) filterSet(p *plan, set []uint64) (n int, cands []uint32, empty bool) {
+	first := true
+	// and intersects set with the bits fill sets (or fills set itself the first time).
+	and := func(fill func(b []uint64)) {
+		if first {
+			fill(set)
+			first = false
+			return
+		}
+		tp := d.getBits()
+		t := (*tp)[:len(set)]
+		fill(t)
+		for i := range set {
+			set[i] &= t[i]
+		}
+		clear(*tp)
+		d.bits.Put(tp)
+	}
+	if len(p.fields) > 0 {
+		lists := make([]*plist, len(p.fields))
+		for i, f := range p.fields {
+			if lists[i] = d.post[f][p.vals[i]]; lists[i] == nil {
+				return 0, nil, true
+			}
+		}
+		n, cands = candidates(lists, set)
+		first = false
+	}
+	for _, t := range p.ins {
+		and(func(b []uint64) {
+			for _, k := range t.vals {
+				if l := d.post[t.field][k]; l != nil {
+					l.or(b)
+				}
+			}
+		})
+		cands = nil
+	}
+	for i := range p.ranges {
+		r := &p.ranges[i]
+		o := d.orders[r.okey]
+		start, end := o.rangeBounds(d, r)
+		and(func(b []uint64) {
+			for _, id := range o.ids[start:end] {
+				b[id>>6] |= 1 << (id & 63)
+			}
+		})
+		cands = nil
+	}
+	if len(p.ins)+len(p.ranges) == 0 && len(p.resid) == 0 {
+		return n, cands, false
+	}
+	n = 0
+	for w := range set {
+		for word := set[w]; word != 0; word &= word - 1 {
+			id := uint32(w<<6 + bits.TrailingZeros64(word))
+			if p.resid != nil && !query.Match(d.slots[id].e, p.resid) {
+				set[w] &^= 1 << (id & 63)
+				continue
+			}
+			n++
+		}
+	}
+	return n, nil, false
 }
 
 // walkPays estimates whether walking an order of size entries to find the first want of cands

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"cms/content"
 	"cms/content/entryfile"
@@ -108,5 +109,44 @@ func BenchmarkQueryEdit(b *testing.B) {
 		ix.mu.Lock()
 		ix.set(s, e.Slug, &indexed{e: e})
 		ix.mu.Unlock()
+	}
+}
+
+// BenchmarkRangeFilter100k answers a date range over 100,000 posts from the sorted order of
+// createdAt (published only, ten a page), with bounds that move every query so no two are
+// alike: one month of eleven years (~750 posts), one year (~9,000), and everything after a date
+// (a tail of varying size). Sorted by date (the range's own order) and by rating (another).
+//
+//	go test -run XXX -bench RangeFilter100k -benchtime 2000x ./content/fsstore/internal/index/
+func BenchmarkRangeFilter100k(b *testing.B) {
+	ix := benchColl(b, 100_000)
+	base := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC)
+	day := func(i int) string { return base.AddDate(0, 0, i%4000).Format("2006-01-02") }
+	for _, width := range []struct {
+		name string
+		days int // 0 = open-ended
+	}{{"month", 30}, {"year", 365}, {"after", 0}} {
+		for _, sort := range []string{"-createdAt", "-rating"} {
+			b.Run(width.name+"/sort="+sort, func(b *testing.B) {
+				keys, _ := query.ParseSort(sort)
+				q := func(i int) query.Query {
+					c := query.Cond{{Name: query.OpGte, Value: day(i * 37)}}
+					if width.days > 0 {
+						c = append(c, query.Op{Name: query.OpLt, Value: day(i*37 + width.days)})
+					}
+					return query.Query{Status: content.StatusPublished, Filter: map[string]any{"createdAt": c}, Sort: keys, Limit: 10}
+				}
+				ix.query(benchPosts, q(0)) // builds the orders and postings once
+				total := 0
+				for i := 0; b.Loop(); i++ {
+					_, n, scanned := ix.query(benchPosts, q(i))
+					if scanned {
+						b.Fatal("scanned")
+					}
+					total += n
+				}
+				b.ReportMetric(float64(total)/float64(b.N), "matches/op")
+			})
+		}
 	}
 }

@@ -113,6 +113,18 @@ var testFilters = []string{
 	`{"tags":1}`, `{"tags":["x","y"]}`, `{"category":"a","featured":false}`,
 	`{"category":"b","featured":true,"tags":"y"}`, `{"author":"bob"}`, `{"title":"Apple"}`,
 	`{"title":""}`, `{"nope":"x"}`, `{"status":"draft"}`, `{"slug":"e007"}`, `{"createdAt":"2020-01-01T00:00:00Z"}`,
+	// Operators: ranges over dates, numbers and strings (answered from orders), $in (postings),
+	// and the rest tested entry by entry.
+	`{"createdAt":{"$gte":"2020-01-01"}}`, `{"createdAt":{"$gt":"2020-01-01T00:00:00Z","$lt":"2024-01-01"}}`,
+	`{"createdAt":{"$lte":"2020-01-01T00:00:00Z"}}`, `{"day":{"$gte":"2020-01-01","$lte":"2020-01-01"}}`,
+	`{"day":{"$lt":"Later"}}`, `{"rating":{"$gt":1}}`, `{"rating":{"$gte":-1,"$lt":3}}`, `{"rating":{"$lte":2.5}}`,
+	`{"rating":{"$gt":"3"}}`, `{"title":{"$gte":"b"}}`, `{"title":{"$lt":"Banana split"}}`, `{"order":{"$gte":2,"$lte":1}}`,
+	`{"rating":{"$gt":1,"$lt":"z"}}`, `{"rating":{"$gt":1,"$gte":2}}`,
+	`{"category":{"$in":["a","b"]}}`, `{"rating":{"$in":[3,"5",true]}}`, `{"tags":{"$in":["x"]}}`, `{"category":{"$in":[]}}`,
+	`{"category":{"$in":["a",null]}}`, `{"category":{"$nin":["a","b"]}}`, `{"category":{"$ne":"a"}}`, `{"category":{"$ne":null}}`,
+	`{"tags":{"$contains":"x"}}`, `{"tags":{"$contains":1}}`, `{"category":{"$exists":true}}`, `{"rating":{"$exists":false}}`,
+	`{"category":"a","createdAt":{"$gte":"2020-01-01"}}`, `{"featured":true,"rating":{"$gte":1},"day":{"$lt":"2020-01-02"}}`,
+	`{"rating":{"$ne":3,"$gt":0}}`, `{"createdAt":{"$gte":"2020-01-01"},"tags":{"$contains":"y"},"category":{"$in":["a","b"]}}`,
 }
 
 var testSorts = []string{
@@ -139,8 +151,10 @@ func TestQueryMatchesScan(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if ix.d != nil && len(ix.d.orders) >= maxOrders {
-						ix.d.orders = map[string]*order{} // so every sort is served by an order
+					if ix.d != nil && len(ix.d.orders) >= maxOrders-6 {
+						// So every sort and range is served by an order (ranges of the filters
+						// above need at most 5 more).
+						ix.d.orders = map[string]*order{}
 					}
 					for _, pg := range pages {
 						q := query.Query{Status: status, Filter: filter, Sort: keys, Offset: pg[0], Limit: pg[1]}
@@ -166,13 +180,36 @@ func checkQuery(t *testing.T, ix *collIndex, all []*content.Entry, coll *content
 	if got == nil {
 		t.Fatalf("nil page for %+v", q)
 	}
-	// Only filters whose value is a list or null need a scan.
-	needsScan := false
+	// A query is scanned only when it has a filter that must be tested entry by entry (null, a
+	// list, an operator other than a plain range or $in of values) and none the index narrows by.
+	source, tested := q.Status != "", false
 	for _, v := range q.Filter {
-		if _, ok := valueKey(v); !ok {
-			needsScan = true
+		if _, ok := valueKey(v); ok {
+			source = true
+			continue
 		}
+		c, isCond := v.(query.Cond)
+		if !isCond {
+			tested = true
+			continue
+		}
+		if _, _, _, _, isRange := c.Range(); isRange {
+			source = true
+			continue
+		}
+		for _, op := range c {
+			switch op.Name {
+			case query.OpContains:
+				source = true
+			case query.OpIn:
+				if !slices.Contains(op.Value.([]any), nil) {
+					source = true
+				}
+			}
+		}
+		tested = true
 	}
+	needsScan := tested && !source
 	if p, _ := makePlan(coll, q); !needsScan && ix.d.orders[p.okey] == nil {
 		needsScan = len(ix.d.orders) >= maxOrders // kept orders are bounded
 	}

@@ -4,7 +4,8 @@ package index
 //
 // Over EFS every file read costs about a quarter of a millisecond, so a process must not parse
 // every entry file when it starts. With Options.Snapshot a store keeps two derived files under
-// .cms/ (both may be deleted at any time; they are rebuilt):
+// .cms/ (both may be deleted at any time; they are rebuilt), and a third for the full-text
+// indexes (searchsnap.go):
 //
 //   - index.snapshot: every collection's indexed entries (metadata without bodies) with the file
 //     stamps they were read at, in a compact binary form with a checksum and the generation it
@@ -625,6 +626,7 @@ func (s *Index) WriteSnapshot(ctx context.Context) error {
 		s.rescan(c.Handle)
 	}
 	s.snap.unpublished.Store(true)
+	s.searchSnap.changes.Store(searchRewriteAfter) // a copied folder: rewrite the full-text snapshot too
 	if err := s.writeSnapshotLocked(); err != nil {
 		return content.Internalf(op, SnapshotFile, err)
 	}
@@ -693,6 +695,9 @@ func (s *Index) writeSnapshotLocked() error {
 	}
 	if err := atomicfile.Write(s.root, SnapshotFile, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 		return failed(err)
+	}
+	if err := s.writeSearchSnapshot(gen); err != nil {
+		s.log.Warn("full-text index snapshot not written; readers rebuild it from the files", "file", SearchSnapshotFile, "err", err)
 	}
 	// Changes up to gen are in the snapshot; the new generation tells readers to look.
 	next := genDoc{V: 1, Generation: gen + 1, Snapshot: gen, Defs: g.Defs, Users: g.Users}
