@@ -243,12 +243,15 @@ func components() obj {
 			"properties": obj{"email": str, "password": str}},
 		"LoginResponse": obj{"type": "object", "required": []any{"token", "expiresAt", "user"},
 			"properties": obj{"token": str, "expiresAt": str, "user": obj{"$ref": "#/components/schemas/User"}}},
-		"Entry":           obj{"type": "object", "required": []any{"title", "slug", "status", "collection", "data"}, "properties": entryProps},
-		"PublicEntry":     obj{"type": "object", "required": []any{"title", "slug", "status", "collection", "url", "content", "html", "data"}, "properties": publicProps},
-		"EntryInput":      obj{"type": "object", "description": "title, slug, status, content and the custom fields under data", "properties": obj{"title": str, "slug": str, "status": str, "content": str, "data": obj{"type": "object"}}},
-		"ListMeta":        meta,
-		"EntryList":       obj{"type": "object", "required": []any{"data", "meta"}, "properties": obj{"data": obj{"type": "array", "items": obj{"$ref": "#/components/schemas/Entry"}}, "meta": obj{"$ref": "#/components/schemas/ListMeta"}}},
-		"PublicEntryList": obj{"type": "object", "required": []any{"data", "meta"}, "properties": obj{"data": obj{"type": "array", "items": obj{"$ref": "#/components/schemas/PublicEntry"}}, "meta": obj{"$ref": "#/components/schemas/ListMeta"}}},
+		"Entry":       obj{"type": "object", "required": []any{"title", "slug", "status", "collection", "data"}, "properties": entryProps},
+		"PublicEntry": obj{"type": "object", "required": []any{"title", "slug", "status", "collection", "url", "content", "html", "data"}, "properties": publicProps},
+		"EntryInput":  obj{"type": "object", "description": "title, slug, status, content and the custom fields under data", "properties": obj{"title": str, "slug": str, "status": str, "content": str, "data": obj{"type": "object"}}},
+		"ListMeta":    meta,
+		// List items carry every member unless the request projects them with `fields`.
+		"EntryItem":       obj{"type": "object", "properties": entryProps},
+		"PublicEntryItem": obj{"type": "object", "properties": publicProps},
+		"EntryList":       obj{"type": "object", "required": []any{"data", "meta"}, "properties": obj{"data": obj{"type": "array", "items": obj{"$ref": "#/components/schemas/EntryItem"}}, "meta": obj{"$ref": "#/components/schemas/ListMeta"}}},
+		"PublicEntryList": obj{"type": "object", "required": []any{"data", "meta"}, "properties": obj{"data": obj{"type": "array", "items": obj{"$ref": "#/components/schemas/PublicEntryItem"}}, "meta": obj{"$ref": "#/components/schemas/ListMeta"}}},
 		"GraphQLRequest": obj{"type": "object", "required": []any{"query"},
 			"properties": obj{"query": str, "variables": obj{"type": []any{"object", "null"}}, "operationName": obj{"type": []any{"string", "null"}}}},
 		"GraphQLResponse": obj{"type": "object", "properties": obj{"data": obj{}, "errors": obj{"type": "array"}}},
@@ -363,7 +366,7 @@ func specialise(word string, sc, data obj) obj {
 	case "data:PublicEntry", "data:Entry":
 		return obj{"type": "object", "required": []any{"data"}, "properties": obj{"data": withData(strings.TrimPrefix(word, "data:"))}}
 	case "PublicEntryList", "EntryList":
-		item := strings.TrimSuffix(word, "List")
+		item := strings.TrimSuffix(word, "List") + "Item"
 		return obj{"type": "object", "required": []any{"data", "meta"}, "properties": obj{
 			"data": obj{"type": "array", "items": withData(item)}, "meta": schemaRef("ListMeta")}}
 	}
