@@ -139,9 +139,8 @@ func (s *Store) writeNewFile(dir, name string, data []byte) error {
 		return err
 	}
 	if !s.opts.NoSync {
-		if err := d.Sync(); err != nil {
-			return fmt.Errorf("sync folder %s: %w", dir, err)
-		}
+		// Concurrent submissions to a form share the fsync of its folder (group commit).
+		return s.dirSync.sync(dir, d)
 	}
 	return nil
 }

@@ -89,6 +89,8 @@ type Store struct {
 
 	locks [256]sync.Mutex
 
+	dirSync dirSyncer // group commit of the folder fsyncs of new submissions
+
 	// assets is the assets folder's root kept open for the read paths (sharedAssetsRoot).
 	assets struct {
 		mu      sync.RWMutex
