@@ -15,7 +15,7 @@ import (
 // error.
 type dirSyncer struct {
 	mu     sync.Mutex
-	groups map[string]*syncGroup // by folder path; removed when no writer waits on it
+	groups map[string]*syncGroup                         // by folder path; removed when no writer waits on it
 	flush  func(path string, members []syncMember) error // flushBatch; tests count calls
 }
 
