@@ -89,7 +89,11 @@ type Store struct {
 
 	locks [256]sync.Mutex
 
-	dirSync dirSyncer // group commit of the folder fsyncs of new submissions
+	dirSync  dirSyncer // group commit of the folder fsyncs of new submissions
+	formDirs struct {  // form folders kept open for submissions (keptFormDir)
+		mu sync.RWMutex
+		m  map[string]*keptDir
+	}
 
 	// assets is the assets folder's root kept open for the read paths (sharedAssetsRoot).
 	assets struct {
@@ -200,6 +204,7 @@ func (s *Store) Close() error {
 	s.wg.Wait()
 	s.ix.Close()
 	s.closeAssetsRoot()
+	s.closeFormDirs()
 	return s.root.Close()
 }
 
