@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"cms/content"
 	"cms/content/assetpath"
@@ -26,6 +27,77 @@ func (s *Store) assetsRoot(create bool) (*os.Root, error) {
 		}
 	}
 	return s.root.OpenRoot(s.opts.AssetsDir)
+}
+
+// sharedAssetsRoot returns the assets folder's root kept open between calls, for the read paths:
+// reopening the folder (a walk of its path) cost as much as the stat and open of serving a file.
+// A folder replaced on disk (removed and made again, or another moved into its place) is noticed
+// by its identity, checked at most once per assetsRecheck (as the watcher, the store sees changes
+// made behind its back shortly after, not at once) and after every asset write through the store.
+// The caller calls release when done with the root, and must not call this again before that.
+func (s *Store) sharedAssetsRoot() (root *os.Root, release func(), err error) {
+	a := &s.assets
+	for range 3 {
+		a.mu.RLock()
+		if a.root != nil && s.now().UnixNano()-a.checked.Load() < int64(assetsRecheck) {
+			return a.root, a.mu.RUnlock, nil
+		}
+		a.mu.RUnlock()
+		fi, err := s.root.Stat(s.opts.AssetsDir)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := s.reopenAssetsRoot(fi); err != nil {
+			return nil, nil, err
+		}
+	}
+	// Replaced again and again meanwhile: open a root of the caller's own.
+	r, err := s.root.OpenRoot(s.opts.AssetsDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r, func() { r.Close() }, nil
+}
+
+// assetsRecheck is how often sharedAssetsRoot checks that its root is still the assets folder.
+const assetsRecheck = time.Second
+
+// reopenAssetsRoot opens the assets folder anew unless the kept root is already the folder fi
+// describes. The old root is closed: no reader holds it, as readers hold the read lock.
+func (s *Store) reopenAssetsRoot(fi fs.FileInfo) error {
+	a := &s.assets
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.root != nil && os.SameFile(a.id, fi) {
+		a.checked.Store(s.now().UnixNano())
+		return nil // still the folder, or another caller reopened it
+	}
+	r, err := s.root.OpenRoot(s.opts.AssetsDir)
+	if err != nil {
+		return err
+	}
+	id, err := r.Stat(".") // what was opened, which may already differ from fi
+	if err != nil {
+		r.Close()
+		return err
+	}
+	if a.root != nil {
+		a.root.Close()
+	}
+	a.root, a.id = r, id
+	a.checked.Store(s.now().UnixNano())
+	return nil
+}
+
+// closeAssetsRoot releases the kept assets root (Close).
+func (s *Store) closeAssetsRoot() {
+	a := &s.assets
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.root != nil {
+		a.root.Close()
+		a.root, a.id = nil, nil
+	}
 }
 
 func (s *Store) assetPathArg(op, p string, allowRoot bool) (string, error) {
@@ -67,7 +139,7 @@ func (s *Store) ListAssets(dir string) ([]content.AssetInfo, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	root, err := s.assetsRoot(false)
+	root, release, err := s.sharedAssetsRoot()
 	if errors.Is(err, fs.ErrNotExist) {
 		if dir == "" {
 			return []content.AssetInfo{}, []string{}, nil
@@ -77,7 +149,7 @@ func (s *Store) ListAssets(dir string) ([]content.AssetInfo, []string, error) {
 	if err != nil {
 		return nil, nil, content.Internalf(op, dir, err)
 	}
-	defer root.Close()
+	defer release()
 	ents, err := fs.ReadDir(root.FS(), dotOrPath(dir))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isNotDir(err) {
@@ -124,14 +196,14 @@ func (s *Store) StatAsset(p string) (content.AssetInfo, error) {
 	if err != nil {
 		return content.AssetInfo{}, err
 	}
-	root, err := s.assetsRoot(false)
+	root, release, err := s.sharedAssetsRoot()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return content.AssetInfo{}, notFoundAsset(op, p)
 		}
 		return content.AssetInfo{}, content.Internalf(op, p, err)
 	}
-	defer root.Close()
+	defer release()
 	return statIn(op, root, p)
 }
 
@@ -154,14 +226,14 @@ func (s *Store) OpenAsset(p string) (*os.File, content.AssetInfo, error) {
 	if err != nil {
 		return nil, content.AssetInfo{}, notFoundAsset(op, p)
 	}
-	root, err := s.assetsRoot(false)
+	root, release, err := s.sharedAssetsRoot()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, content.AssetInfo{}, notFoundAsset(op, p)
 		}
 		return nil, content.AssetInfo{}, content.Internalf(op, p, err)
 	}
-	defer root.Close()
+	defer release()
 	if fi, err := root.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 		return nil, content.AssetInfo{}, notFoundAsset(op, p)
 	}
@@ -216,14 +288,14 @@ func (s *Store) AssetMeta(p string) (*content.Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	root, err := s.assetsRoot(false)
+	root, release, err := s.sharedAssetsRoot()
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, notFoundAsset(op, p)
 		}
 		return nil, content.Internalf(op, p, err)
 	}
-	defer root.Close()
+	defer release()
 	return s.metaIn(op, root, p)
 }
 
@@ -412,6 +484,7 @@ func (s *Store) beginAssetWrite(op, p string, create bool) (root *os.Root, clean
 		return nil, "", nil, err
 	}
 	unlock := s.lock(s.assetLock(clean))
+	s.assets.checked.Store(0) // a write may have made the folder: reads check their root anew
 	root, err = s.assetsRoot(create)
 	if err != nil {
 		unlock()

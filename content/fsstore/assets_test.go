@@ -1,14 +1,18 @@
 package fsstore_test
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"cms/content"
 	"cms/content/contenttest"
+	"cms/content/fsstore"
 )
 
 func TestAssetsLifecycle(t *testing.T) {
@@ -115,5 +119,73 @@ func TestAssetSymlinkEscape(t *testing.T) {
 	files, _, _ := st.ListAssets("")
 	if len(files) != 1 || files[0].Path != "ok.txt" {
 		t.Errorf("ListAssets = %+v, want only ok.txt", files)
+	}
+}
+
+// The read paths keep the assets folder open between calls; a folder replaced on disk is read
+// anew once the store checks it again (a second later, by the store's clock), and at once after
+// a write through the store.
+func TestAssetsFolderReplaced(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var mu sync.Mutex
+	clock := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, NoSync: true, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	assets := filepath.Join(dir, "public", "assets")
+	writeAsset := func(dir, name, body string) {
+		t.Helper()
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func(p string) string {
+		t.Helper()
+		f, _, err := st.OpenAsset(p)
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		return string(b)
+	}
+	writeAsset(assets, "a.txt", "old")
+	if got := read("a.txt"); got != "old" {
+		t.Fatalf("a.txt = %q, want old", got)
+	}
+	// Move the folder away and put another in its place, as a deploy might.
+	if err := os.Rename(assets, assets+".old"); err != nil {
+		t.Fatal(err)
+	}
+	writeAsset(assets, "a.txt", "new")
+	writeAsset(assets, "b.txt", "b")
+	mu.Lock()
+	clock = clock.Add(2 * time.Second)
+	mu.Unlock()
+	if got := read("a.txt"); got != "new" {
+		t.Errorf("after the folder was replaced, a.txt = %q, want new", got)
+	}
+	if info, err := st.StatAsset("b.txt"); err != nil || info.Size != 1 {
+		t.Errorf("StatAsset(b.txt) = %+v, %v", info, err)
+	}
+	// Replaced again, then written through the store: seen without waiting for the clock.
+	if err := os.RemoveAll(assets); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.SaveAsset("c.txt", strings.NewReader("c"), false); err != nil {
+		t.Fatal(err)
+	}
+	if got := read("c.txt"); got != "c" {
+		t.Errorf("c.txt saved into the new folder = %q, want c", got)
+	}
+	if _, err := st.StatAsset("b.txt"); !content.IsNotFound(err) {
+		t.Errorf("StatAsset(b.txt) of the removed folder err = %v, want NotFound", err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -109,6 +110,24 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 // file, link it, remove it). Where O_TMPFILE is unavailable (NFS, such as EFS) it falls back to a
 // named temp file (a dot file with atomicfile's marker, which listings skip).
 func (s *Store) writeNewFile(dir, name string, data []byte) error {
+	if d, release := s.keptFormDir(dir); d != nil {
+		done, err := linkUnnamed(d, name, data, !s.opts.NoSync)
+		if done && err == nil && !s.opts.NoSync {
+			// Concurrent submissions to a form share the fsync of its folder (group commit).
+			err = s.dirSync.sync(dir, d)
+		}
+		release()
+		if done {
+			return err
+		}
+		// No O_TMPFILE here, or the kept folder was removed: the path the long way.
+	}
+	return s.writeNewFileAt(dir, name, data)
+}
+
+// writeNewFileAt is writeNewFile with folder handles of its own, opened by path (creating the
+// folder when missing).
+func (s *Store) writeNewFileAt(dir, name string, data []byte) error {
 	root, err := s.root.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.root.MkdirAll(dir, 0o755); err != nil {
@@ -139,11 +158,86 @@ func (s *Store) writeNewFile(dir, name string, data []byte) error {
 		return err
 	}
 	if !s.opts.NoSync {
-		if err := d.Sync(); err != nil {
-			return fmt.Errorf("sync folder %s: %w", dir, err)
-		}
+		// Concurrent submissions to a form share the fsync of its folder (group commit).
+		return s.dirSync.sync(dir, d)
 	}
 	return nil
+}
+
+// maxKeptFormDirs bounds the form folders kept open (one descriptor each).
+const maxKeptFormDirs = 64
+
+// keptFormDir returns the form folder dir kept open between submissions, and a release to call
+// when done with it; nil when the folder is missing (the caller creates it by path) or too many
+// are kept. As the assets folder (sharedAssetsRoot), a folder replaced on disk is noticed by its
+// identity, checked at most once per assetsRecheck; one removed meanwhile refuses new files, and
+// the caller then writes by path.
+func (s *Store) keptFormDir(dir string) (*os.File, func()) {
+	k := &s.formDirs
+	for range 3 {
+		k.mu.RLock()
+		if d := k.m[dir]; d != nil && s.now().UnixNano()-d.checked.Load() < int64(assetsRecheck) {
+			return d.dir, k.mu.RUnlock
+		}
+		k.mu.RUnlock()
+		fi, err := s.root.Stat(dir)
+		if err != nil || !fi.IsDir() || !s.keepFormDir(dir, fi) {
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// keepFormDir opens the folder dir (which fi describes) to keep, unless the kept one is it. It
+// reports false when it keeps none.
+func (s *Store) keepFormDir(dir string, fi fs.FileInfo) bool {
+	k := &s.formDirs
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if d := k.m[dir]; d != nil && os.SameFile(d.id, fi) {
+		d.checked.Store(s.now().UnixNano())
+		return true
+	}
+	if k.m == nil {
+		k.m = make(map[string]*keptDir)
+	}
+	if k.m[dir] == nil && len(k.m) >= maxKeptFormDirs {
+		return false
+	}
+	f, err := s.root.Open(dir)
+	if err != nil {
+		return false
+	}
+	id, err := f.Stat()
+	if err != nil || !id.IsDir() {
+		f.Close()
+		return false
+	}
+	if old := k.m[dir]; old != nil {
+		old.dir.Close() // no writer holds it: they hold the read lock while they use it
+	}
+	d := &keptDir{dir: f, id: id}
+	d.checked.Store(s.now().UnixNano())
+	k.m[dir] = d
+	return true
+}
+
+// closeFormDirs releases the kept form folders (Close).
+func (s *Store) closeFormDirs() {
+	k := &s.formDirs
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, d := range k.m {
+		d.dir.Close()
+	}
+	k.m = nil
+}
+
+// keptDir is an open folder and what it was when opened.
+type keptDir struct {
+	dir     *os.File
+	id      fs.FileInfo
+	checked atomic.Int64 // when id was last compared with the folder at its path (Unix ns)
 }
 
 // writeViaTemp writes data to a temp file in root, then links it as name (failing if name

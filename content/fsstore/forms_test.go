@@ -284,3 +284,61 @@ func BenchmarkCreateSubmissionParallel(b *testing.B) {
 		})
 	}
 }
+
+// The store keeps a form's folder open between submissions; a folder removed, or replaced by
+// another, still gets every later submission at its path (at once when removed, after the
+// store's next check, a second later by its clock, when moved away).
+func TestSubmissionsFolderReplaced(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var mu sync.Mutex
+	clock := time.Date(2026, 5, 6, 7, 8, 9, 0, time.UTC)
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
+	st, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, Now: now, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	folder := filepath.Join(dir, "content", "forms", "contact")
+	submit := func(name string) {
+		t.Helper()
+		if _, err := st.CreateSubmission("contact", submissionData("name", name), time.Time{}); err != nil {
+			t.Fatalf("submit %s: %v", name, err)
+		}
+	}
+	names := func() []string {
+		t.Helper()
+		var out []string
+		for sub, err := range st.EachSubmission("contact") {
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, sub.Data.Value("name").(string))
+		}
+		return out
+	}
+	submit("a") // makes the folder
+	submit("a") // through the kept folder
+	// Moved away and replaced by an empty folder: seen at the next check.
+	if err := os.Rename(folder, folder+".old"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	clock = clock.Add(2 * time.Second)
+	mu.Unlock()
+	submit("b")
+	if got := names(); !slices.Equal(got, []string{"b"}) {
+		t.Errorf("after the folder was replaced, submissions = %v, want [b]", got)
+	}
+	// Removed (all submissions deleted by hand): the next one makes the folder anew at once.
+	if err := os.RemoveAll(folder); err != nil {
+		t.Fatal(err)
+	}
+	submit("c")
+	if got := names(); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("after the folder was removed, submissions = %v, want [c]", got)
+	}
+}

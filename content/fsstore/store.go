@@ -89,6 +89,20 @@ type Store struct {
 
 	locks [256]sync.Mutex
 
+	dirSync  dirSyncer // group commit of the folder fsyncs of new submissions
+	formDirs struct {  // form folders kept open for submissions (keptFormDir)
+		mu sync.RWMutex
+		m  map[string]*keptDir
+	}
+
+	// assets is the assets folder's root kept open for the read paths (sharedAssetsRoot).
+	assets struct {
+		mu      sync.RWMutex
+		root    *os.Root
+		id      fs.FileInfo  // the folder root is, to notice it replaced
+		checked atomic.Int64 // when id was last compared with the folder (Unix ns; 0: never)
+	}
+
 	problemsMu sync.Mutex
 	problems   map[string]string // file -> problem last logged
 	navBoth    sync.Map          // navigation file -> hash of the version whose url+entry items were logged
@@ -189,6 +203,8 @@ func (s *Store) Close() error {
 	close(s.closed)
 	s.wg.Wait()
 	s.ix.Close()
+	s.closeAssetsRoot()
+	s.closeFormDirs()
 	return s.root.Close()
 }
 

@@ -58,3 +58,29 @@ func TestMemoryLimit(t *testing.T) {
 		})
 	}
 }
+
+// With no limit configured, a server's limit is what it holds once started plus the cache
+// budget plus slack, and it rises with a live heap that outgrows it, never below the live heap.
+func TestDefaultMemoryLimit(t *testing.T) {
+	t.Parallel()
+	const mib = int64(1) << 20
+	if got, want := wire.DefaultMemoryLimit(40*mib, 128), (40+128+16)*mib; got != want {
+		t.Errorf("DefaultMemoryLimit(40 MiB, 128) = %d MiB, want %d MiB", got/mib, want/mib)
+	}
+	if got, want := wire.DefaultMemoryLimit(200*mib, 128), (200+128+50)*mib; got != want {
+		t.Errorf("DefaultMemoryLimit(200 MiB, 128) = %d MiB, want %d MiB", got/mib, want/mib)
+	}
+	if got, want := wire.DefaultMemoryLimit(40*mib, 0), (40+16)*mib; got != want {
+		t.Errorf("DefaultMemoryLimit(40 MiB, no caches) = %d MiB, want %d MiB", got/mib, want/mib)
+	}
+	limit := wire.DefaultMemoryLimit(20*mib, 128) // started from a snapshot, little decoded yet
+	if got := wire.RaisedMemoryLimit(limit, 100*mib); got != limit {
+		t.Errorf("a live heap of 100 MiB under a %d MiB limit raised it to %d MiB", limit/mib, got/mib)
+	}
+	for _, live := range []int64{200 * mib, 400 * mib} {
+		got := wire.RaisedMemoryLimit(limit, live)
+		if got < live+live/4+16*mib {
+			t.Errorf("live heap %d MiB: limit %d MiB leaves no room for garbage", live/mib, got/mib)
+		}
+	}
+}
