@@ -36,11 +36,31 @@ func (s *Store) externalChange() func(string) {
 		return nil
 	}
 	return func(p string) {
-		if strings.HasPrefix(path.Base(p), ".") || s.recent.seen(s.now(), p) {
-			return // temp files of atomic writes, the store's own writes
+		if strings.HasPrefix(path.Base(p), ".") {
+			return // temp files of atomic writes
+		}
+		// The notification of a write of our own may come before the write reports itself:
+		// waiting for the path's lock waits until it has (writes report under their lock).
+		unlock := s.lock(s.writeLockOf(p))
+		unlock()
+		if s.recent.seen(s.now(), p) {
+			return
 		}
 		s.opts.OnChange(content.Change{Paths: []string{p}, Message: content.ExternalChangeMessage, External: true})
 	}
+}
+
+// writeLockOf returns the lock key under which the store writes site-relative file p.
+func (s *Store) writeLockOf(p string) string {
+	switch {
+	case strings.HasPrefix(p, s.opts.UsersDir+"/"):
+		return usersLock
+	case strings.HasPrefix(p, s.resourcePath("roles")+"/"):
+		return rolesLock
+	case strings.HasPrefix(p, s.resourcePath("hooks")+"/") && strings.HasSuffix(p, hookModuleExt):
+		return strings.TrimSuffix(p, hookModuleExt) + hookMetaExt
+	}
+	return p
 }
 
 // recentWrites remembers when this process last wrote each path, for recentWindow.
