@@ -50,7 +50,7 @@ func TestWritesReportTheirPathsAndEditor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err = as.UpdateEntry("blog", "new", e.Hash, &content.Entry{Slug: "renamed", Title: "New", Data: content.NewMap(0)})
+	_, err = as.UpdateEntry("blog", "new", e.Hash, &content.Entry{Slug: "renamed", Title: "New", Data: content.NewMap(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
