@@ -177,9 +177,9 @@ type Permission struct {
 	Scope    string   `json:"scope,omitempty"`
 }
 
-// Resources and actions a role can grant.
+// Resources and actions a role can grant: the spec's nine, and git (git sync).
 var (
-	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings"}
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings", "git"}
 	Actions   = []string{"view", "create", "edit", "delete", "publish"}
 )
 

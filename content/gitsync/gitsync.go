@@ -37,6 +37,7 @@ type Options struct {
 	// Never lists folders never committed whatever Tracked says (sessions, .cms, storage).
 	Never            []string
 	Debounce         time.Duration // default 2 s
+	Manual           bool          // commit only on Sync (git.automatic: false); pushes still retry
 	Push             bool
 	Remote           string // default "origin"
 	Branch           string // the remote branch pushed to; "" = the checked-out branch's name
@@ -47,6 +48,9 @@ type Options struct {
 	Clock            Clock
 	Log              *slog.Logger
 	NoSync           bool // skip fsyncs of the state files (tests and benchmarks only)
+	// Instance names this process among several writers of one site folder (one Lambda
+	// function per writer group): each keeps its own queue files. "" = the only writer.
+	Instance string
 }
 
 // Statuses of a repository.
@@ -118,7 +122,7 @@ func New(opts Options) (*Syncer, error) {
 			never = append(never, filepath.ToSlash(rel))
 		}
 	}
-	states, err := openStateDir(opts.StatePath, opts.NoSync)
+	states, err := openStateDir(opts.StatePath, opts.Instance, opts.NoSync)
 	if err != nil {
 		return nil, err
 	}
@@ -309,20 +313,21 @@ func (s *Syncer) Status() []RepoStatus {
 	return out
 }
 
-// Failed reports whether a repository's last commit or push failed (health: degraded).
-func (s *Syncer) Failed() bool {
+// Problem returns the (masked) error of the first repository whose last commit or push failed,
+// or nil: the readiness check reports it as degraded.
+func (s *Syncer) Problem() error {
 	s.mu.Lock()
 	repos := s.repoList()
 	s.mu.Unlock()
 	for _, r := range repos {
 		r.mu.Lock()
-		failed := r.status == StatusFailed
+		failed, msg := r.status == StatusFailed, r.lastErr
 		r.mu.Unlock()
 		if failed {
-			return true
+			return fmt.Errorf("%s: %s", r.label, msg)
 		}
 	}
-	return false
+	return nil
 }
 
 // Result is the outcome of syncing one repository.
@@ -434,7 +439,9 @@ func (r *repo) enqueue(paths []string, msg string, ed content.Editor) error {
 	if limit := r.since.Add(maxWaitFactor * r.s.opts.Debounce); now.Add(wait).After(limit) {
 		wait = max(0, limit.Sub(now))
 	}
-	r.scheduleLocked(wait)
+	if !r.s.opts.Manual {
+		r.scheduleLocked(wait)
+	}
 	return err
 }
 
@@ -452,7 +459,9 @@ func (r *repo) restore(st *state) {
 	r.message, r.pushPending, r.lastErr = st.Message, st.PushPending, st.LastError
 	r.status = StatusPending
 	r.since = r.s.opts.Clock.Now()
-	r.scheduleLocked(0)
+	if !r.s.opts.Manual || r.pushPending {
+		r.scheduleLocked(0)
+	}
 }
 
 func (r *repo) persistLocked() error {

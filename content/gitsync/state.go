@@ -14,8 +14,8 @@ import (
 	"cms/content/internal/atomicfile"
 )
 
-// state is one repository's pending work as persisted under the state folder, in
-// <id>.json: written (0600, atomically) before a write through the service returns, and removed
+// state is one repository's pending work as persisted under the state folder, in <id>.json
+// (<id>.<instance>.json with Options.Instance): written (0600, atomically) before a write through the service returns, and removed
 // once everything in it is committed and pushed.
 type state struct {
 	Repository  string           `json:"repository"` // the repository's root folder
@@ -35,10 +35,18 @@ func repoID(root string) string {
 // stateDir is the state folder, opened as a root so that file names cannot escape it.
 type stateDir struct {
 	root   *os.Root
+	suffix string // ".json", or ".<instance>.json"
 	noSync bool
 }
 
-func openStateDir(dir string, noSync bool) (*stateDir, error) {
+func openStateDir(dir, instance string, noSync bool) (*stateDir, error) {
+	suffix := ".json"
+	if instance != "" {
+		if !content.ValidHandle(instance) {
+			return nil, fmt.Errorf("git sync instance name %q: use letters, digits, '-' and '_'", instance)
+		}
+		suffix = "." + instance + suffix
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create git sync state folder: %w", err)
 	}
@@ -49,14 +57,14 @@ func openStateDir(dir string, noSync bool) (*stateDir, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open git sync state folder: %w", err)
 	}
-	return &stateDir{root: r, noSync: noSync}, nil
+	return &stateDir{root: r, suffix: suffix, noSync: noSync}, nil
 }
 
 func (d *stateDir) close() error { return d.root.Close() }
 
 // save replaces the state of repository id, or removes it when nothing is pending.
 func (d *stateDir) save(id string, st *state) error {
-	name := id + ".json"
+	name := id + d.suffix
 	if len(st.Paths) == 0 && !st.PushPending {
 		if err := atomicfile.Remove(d.root, name, atomicfile.Options{NoSync: d.noSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
@@ -80,8 +88,9 @@ func (d *stateDir) load() (map[string]*state, []error) {
 	}
 	for _, e := range ents {
 		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") || atomicfile.IsTemp(name) {
-			continue
+		id, ok := strings.CutSuffix(name, d.suffix)
+		if !e.Type().IsRegular() || !ok || strings.Contains(id, ".") || atomicfile.IsTemp(name) {
+			continue // another instance's, or not a state file
 		}
 		raw, err := d.root.ReadFile(name)
 		if err != nil {
@@ -89,7 +98,7 @@ func (d *stateDir) load() (map[string]*state, []error) {
 			continue
 		}
 		var st state
-		if err := json.Unmarshal(raw, &st); err != nil || st.Repository == "" || repoID(st.Repository)+".json" != name {
+		if err := json.Unmarshal(raw, &st); err != nil || st.Repository == "" || repoID(st.Repository) != id {
 			errs = append(errs, fmt.Errorf("git sync state %s: not a state file; ignored", name))
 			continue
 		}

@@ -20,8 +20,6 @@ func unavailable() []unavailableKey {
 		{"seo.redirects", "authored redirects", func(c *Config) bool { return c.SEO.Redirects }},
 		{"seo.reports", "SEO audit reports", func(c *Config) bool { return c.SEO.Reports }},
 		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
-		{"git.enabled", "committing and pushing content changes", func(c *Config) bool { return c.Git.Enabled }},
-		{"git.statePath", "the state of git sync", func(c *Config) bool { return c.Git.StatePath != def.Git.StatePath }},
 		{"sites", "a site's url for canonical URLs and host routing; forms may still redirect to it", func(c *Config) bool {
 			for _, s := range c.Sites {
 				if s.URL != def.Sites[0].URL {
