@@ -1,7 +1,7 @@
 package gitsync
 
 import (
-	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -30,6 +30,42 @@ type gitRepo struct {
 	root   string // the work tree's root folder
 	gitDir string // where HEAD and the index are (.git, or a worktree's folder inside it)
 	r      *git.Repository
+	trees  treeCache
+}
+
+// treeCache keeps the entries of the last large trees written, so the next commit of the same
+// folder need not read back and decode what it just wrote. Used under the repository's run lock.
+type treeCache struct {
+	m     map[plumbing.Hash][]object.TreeEntry
+	order []plumbing.Hash
+}
+
+const (
+	cachedTreeMin = 512 // entries; smaller trees are cheap to read
+	cachedTrees   = 8
+)
+
+func (c *treeCache) get(h plumbing.Hash) ([]object.TreeEntry, bool) {
+	e, ok := c.m[h]
+	return e, ok
+}
+
+func (c *treeCache) put(h plumbing.Hash, entries []object.TreeEntry) {
+	if len(entries) < cachedTreeMin {
+		return
+	}
+	if c.m == nil {
+		c.m = map[plumbing.Hash][]object.TreeEntry{}
+	}
+	if _, ok := c.m[h]; ok {
+		return
+	}
+	if len(c.order) == cachedTrees {
+		delete(c.m, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.m[h] = entries
+	c.order = append(c.order, h)
 }
 
 func openRepo(root string) (*gitRepo, error) {
@@ -292,7 +328,9 @@ func put(entries []object.TreeEntry, e object.TreeEntry) []object.TreeEntry {
 // blob each changed file had before (for the index).
 func (g *gitRepo) apply(base plumbing.Hash, prefix string, changes []change, old map[string]plumbing.Hash) (plumbing.Hash, bool, error) {
 	var entries []object.TreeEntry
-	if !base.IsZero() {
+	if cached, ok := g.trees.get(base); ok {
+		entries = slices.Clone(cached)
+	} else if !base.IsZero() {
 		t, err := object.GetTree(g.r.Storer, base)
 		if err != nil {
 			return plumbing.ZeroHash, false, fmt.Errorf("read tree %s: %w", base, err)
@@ -355,7 +393,10 @@ func (g *gitRepo) apply(base plumbing.Hash, prefix string, changes []change, old
 	if len(entries) == 0 {
 		return plumbing.ZeroHash, false, nil
 	}
-	h, err := g.store(&object.Tree{Entries: entries})
+	h, err := g.storeTree(&object.Tree{Entries: entries})
+	if err == nil {
+		g.trees.put(h, entries)
+	}
 	return h, true, err
 }
 
@@ -365,7 +406,13 @@ var errIndexLocked = errors.New("the repository's index is locked by another git
 // updateIndex brings the index entries of the committed paths to the commit, so `git status`
 // shows them clean, under git's own lock (index.lock). Every other entry is left as it is, and
 // so is an entry the user staged differently from what HEAD had (their staged change stays).
+// Like git, it does not fsync the index: it is rebuilt from HEAD and the files if lost.
 func (g *gitRepo) updateIndex(changes []change, old map[string]plumbing.Hash) error {
+	edits := make([]indexEdit, 0, len(changes))
+	for _, c := range changes {
+		was, inHead := old[c.path]
+		edits = append(edits, indexEdit{c: c, was: was, inHead: inHead})
+	}
 	name := filepath.Join(g.gitDir, "index")
 	lock, err := os.OpenFile(name+".lock", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
@@ -381,66 +428,18 @@ func (g *gitRepo) updateIndex(changes []change, old map[string]plumbing.Hash) er
 			_ = os.Remove(name + ".lock")
 		}
 	}()
-	idx := &index.Index{Version: 2}
-	if f, err := os.Open(name); err == nil {
-		err = index.NewDecoder(bufio.NewReader(f)).Decode(idx)
-		_ = f.Close()
-		if err != nil {
-			return fmt.Errorf("read the index (left as it is): %w", err)
-		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	raw, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	if idx.Version > index.EncodeVersionSupported {
-		return fmt.Errorf("index version %d: left as it is", idx.Version)
+	out, err := patchIndex(raw, edits, g.root)
+	if errors.Is(err, errIndexFormat) {
+		out, err = decodeAndUpdateIndex(raw, edits, g.root)
 	}
-	byName := make(map[string]*index.Entry, len(idx.Entries))
-	for _, e := range idx.Entries {
-		byName[e.Name] = e
-	}
-	drop := map[*index.Entry]bool{}
-	for _, c := range changes {
-		e := byName[c.path]
-		was, inHead := old[c.path]
-		if c.del {
-			if e != nil && inHead && e.Hash == was {
-				drop[e] = true
-			}
-			for n, e := range byName { // a removed folder
-				if strings.HasPrefix(n, c.path+"/") {
-					if _, err := os.Lstat(filepath.Join(g.root, filepath.FromSlash(n))); errors.Is(err, fs.ErrNotExist) {
-						drop[e] = true
-					}
-				}
-			}
-			continue
-		}
-		switch {
-		case e == nil && !inHead:
-			e = &index.Entry{Name: c.path}
-			idx.Entries = append(idx.Entries, e)
-			byName[c.path] = e
-		case e == nil || !inHead || e.Hash != was || e.Stage != 0: // (go-git calls stage 0 nothing; its Merged is 1)
-			continue // the user staged something else for this path: theirs stays staged
-		}
-		e.Hash, e.Mode = c.hash, c.mode
-		if c.info != nil {
-			e.Size, e.ModifiedAt = uint32(c.info.Size()), c.info.ModTime()
-		}
-	}
-	if len(drop) > 0 {
-		idx.Entries = slices.DeleteFunc(idx.Entries, func(e *index.Entry) bool { return drop[e] })
-	}
-	idx.Cache = nil // the cached trees are stale now; git rebuilds them
-	idx.ResolveUndo = nil
-	w := bufio.NewWriter(lock)
-	if err := index.NewEncoder(w).Encode(idx); err != nil {
+	if err != nil {
 		return err
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := lock.Sync(); err != nil {
+	if _, err := lock.Write(out); err != nil {
 		return err
 	}
 	if err := lock.Close(); err != nil {
@@ -452,4 +451,62 @@ func (g *gitRepo) updateIndex(changes []change, old map[string]plumbing.Hash) er
 		return err
 	}
 	return nil
+}
+
+// decodeAndUpdateIndex is updateIndex's way for an index patchIndex does not edit (version 4,
+// or none yet): decode it with go-git, edit, encode.
+func decodeAndUpdateIndex(raw []byte, edits []indexEdit, root string) ([]byte, error) {
+	idx := &index.Index{Version: 2}
+	if raw != nil {
+		if err := index.NewDecoder(bytes.NewReader(raw)).Decode(idx); err != nil {
+			return nil, fmt.Errorf("read the index (left as it is): %w", err)
+		}
+	}
+	if idx.Version > index.EncodeVersionSupported {
+		return nil, fmt.Errorf("index version %d: left as it is", idx.Version)
+	}
+	byName := make(map[string]*index.Entry, len(idx.Entries))
+	for _, e := range idx.Entries {
+		byName[e.Name] = e
+	}
+	drop := map[*index.Entry]bool{}
+	for _, ed := range edits {
+		c := ed.c
+		e := byName[c.path]
+		if c.del {
+			if e != nil && ed.inHead && e.Hash == ed.was {
+				drop[e] = true
+			}
+			for n, e := range byName { // a removed folder
+				if strings.HasPrefix(n, c.path+"/") {
+					if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(n))); errors.Is(err, fs.ErrNotExist) {
+						drop[e] = true
+					}
+				}
+			}
+			continue
+		}
+		switch {
+		case e == nil && !ed.inHead:
+			e = &index.Entry{Name: c.path}
+			idx.Entries = append(idx.Entries, e)
+			byName[c.path] = e
+		case e == nil || !ed.inHead || e.Hash != ed.was || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd:
+			continue // (go-git calls stage 0 nothing; its Merged is 1) the user's staged change stays
+		}
+		e.Hash, e.Mode = c.hash, c.mode
+		if c.info != nil {
+			e.Size, e.ModifiedAt = uint32(c.info.Size()), c.info.ModTime()
+		}
+	}
+	if len(drop) > 0 {
+		idx.Entries = slices.DeleteFunc(idx.Entries, func(e *index.Entry) bool { return drop[e] })
+	}
+	idx.Cache = nil // the cached trees are stale now; git rebuilds them
+	idx.ResolveUndo = nil
+	var buf bytes.Buffer
+	if err := index.NewEncoder(&buf).Encode(idx); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/fsstore"
 	"cms/content/gitsync"
 )
 
@@ -467,7 +468,11 @@ func TestMain(m *testing.M) {
 		time.Sleep(time.Hour)
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if bigRepoDir != "" {
+		_ = os.RemoveAll(bigRepoDir)
+	}
+	os.Exit(code)
 }
 
 // A writer killed (SIGKILL) after a write was acknowledged and before its commit: the next
@@ -526,5 +531,72 @@ func TestUnknownRepository(t *testing.T) {
 	}
 	if res, err := f.s.Sync(context.Background(), ""); err != nil || len(res) != 1 || res[0].Committed {
 		t.Errorf("sync with nothing queued = %+v, %v", res, err)
+	}
+}
+
+// A file edited by hand while the service runs is committed as an external change, once; the
+// service's own writes keep their editor.
+func TestExternalEditIsCommitted(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t)
+	write(t, dir, "resources/collections/blog.yaml", "title: Blog\n")
+	f := start(t, dir, nil)
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNotify, NoSync: true, OnChange: f.s.Enqueue})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	data := content.NewMap(1)
+	data.Set("name", "Through the service")
+	if _, err := st.As(alice).SaveGlobal("site", data, ""); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(2 * time.Second)
+	if got := git(t, dir, "log", "-1", "--format=%an|%s"); got != "Alice|[CMS] Updated global site" {
+		t.Fatalf("HEAD = %q", got)
+	}
+
+	write(t, dir, "content/collections/blog/first.md", "---\ntitle: Edited by hand\n---\n")
+	deadline := time.Now().Add(time.Minute) // a failure guard only
+	for f.s.Status()[0].Status != gitsync.StatusPending {
+		if time.Now().After(deadline) {
+			t.Fatal("the hand edit was never queued")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	f.clock.Advance(2 * time.Second)
+	if got := git(t, dir, "log", "-1", "--format=%an|%s", "--name-only"); got != "CMS|[CMS] Updated content from filesystem\n\ncontent/collections/blog/first.md" {
+		t.Errorf("HEAD = %q", got)
+	}
+}
+
+// The index is brought along whatever its version (4: compressed names, decoded instead of
+// patched) and extensions (the cache tree git wrote is dropped, not left stale).
+func TestIndexVersions(t *testing.T) {
+	t.Parallel()
+	for _, v := range []string{"2", "3", "4"} {
+		t.Run("v"+v, func(t *testing.T) {
+			t.Parallel()
+			dir := newRepo(t)
+			git(t, dir, "update-index", "--index-version", v)
+			write(t, dir, "notes.txt", "staged\n")
+			git(t, dir, "add", "notes.txt")
+			git(t, dir, "write-tree") // a cache-tree extension in the index
+			f := start(t, dir, nil)
+			f.change(t, "content/collections/blog/first.md", "---\ntitle: Changed\n---\n", "Updated entry blog/first", alice)
+			f.change(t, "content/collections/blog/new.md", "new\n", "Created entry blog/new", alice)
+			f.clock.Advance(2 * time.Second)
+			if got := git(t, dir, "status", "--porcelain"); got != "M  notes.txt" {
+				t.Errorf("git status = %q", got)
+			}
+			// git's own next commit holds exactly what was staged.
+			git(t, dir, "commit", "-q", "-m", "notes")
+			if got := git(t, dir, "show", "--name-only", "--format=", "HEAD"); got != "notes.txt" {
+				t.Errorf("the user's next commit = %q", got)
+			}
+			if got := git(t, dir, "fsck", "--no-progress", "--no-dangling"); got != "" {
+				t.Errorf("fsck: %s", got)
+			}
+		})
 	}
 }
