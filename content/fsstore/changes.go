@@ -89,12 +89,18 @@ func (r *recentWrites) note(now time.Time, paths []string) {
 	}
 }
 
-// seen reports whether p, or a folder holding it, was written within recentWindow.
+// seen reports whether p, a folder holding it, or a file in folder p (which a write created)
+// was written within recentWindow.
 func (r *recentWrites) seen(now time.Time, p string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for q := p; q != "." && q != "/" && q != ""; q = path.Dir(q) {
 		if t, ok := r.at[q]; ok && now.Sub(t) <= recentWindow {
+			return true
+		}
+	}
+	for q, t := range r.at {
+		if strings.HasPrefix(q, p+"/") && now.Sub(t) <= recentWindow {
 			return true
 		}
 	}

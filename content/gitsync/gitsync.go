@@ -456,7 +456,8 @@ func (r *repo) restore(st *state) {
 	for _, a := range st.Authors {
 		r.authors = append(r.authors, author{Editor: a, seq: r.seq})
 	}
-	r.message, r.pushPending, r.lastErr = st.Message, st.PushPending, st.LastError
+	r.message, r.lastErr = st.Message, st.LastError
+	r.pushPending = st.PushPending && r.s.opts.Push // push switched off since: nothing to retry
 	r.status = StatusPending
 	r.since = r.s.opts.Clock.Now()
 	if !r.s.opts.Manual || r.pushPending {
