@@ -504,6 +504,13 @@ func (r *repo) scheduleLocked(wait time.Duration) {
 		if r.s.isClosed() {
 			return
 		}
+		defer func() {
+			// A repository go-git cannot read (a corrupt object) must not take the server down.
+			if v := recover(); v != nil {
+				r.s.log.Error("git sync: unexpected failure", "repository", r.label, "panic", mask(fmt.Sprint(v)))
+				r.failed(Result{Repository: r.id}, fmt.Errorf("unexpected failure: %v", v))
+			}
+		}()
 		r.sync(context.Background())
 	})
 	r.stopWait = func() bool {

@@ -600,3 +600,47 @@ func TestIndexVersions(t *testing.T) {
 		})
 	}
 }
+
+// With git.automatic off, changes wait (persisted) for a sync on demand.
+func TestManualCommitsOnlyOnSync(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t)
+	f := start(t, dir, func(o *gitsync.Options) { o.Manual = true })
+	before := commitCount(t, dir)
+	f.change(t, "content/globals/site.yaml", "name: x\n", "Updated global site", alice)
+	f.clock.Advance(time.Hour)
+	if n := commitCount(t, dir); n != before {
+		t.Fatalf("%d automatic commits with automatic off", n-before)
+	}
+	res, err := f.s.Sync(context.Background(), "")
+	if err != nil || len(res) != 1 || !res[0].Committed {
+		t.Fatalf("sync = %+v, %v", res, err)
+	}
+	if n := commitCount(t, dir); n != before+1 {
+		t.Errorf("%d commits after sync, want 1", n-before)
+	}
+}
+
+// A detached HEAD is a clear error; the change stays queued until a branch is checked out.
+func TestDetachedHeadFailsAndKeepsTheQueue(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t)
+	git(t, dir, "checkout", "-q", "--detach")
+	f := start(t, dir, nil)
+	f.change(t, "content/globals/site.yaml", "name: x\n", "Updated global site", alice)
+	f.clock.Advance(2 * time.Second)
+	st := f.s.Status()[0]
+	if st.Status != gitsync.StatusFailed || !strings.Contains(st.Error, "detached") || st.Counts.Modified != 1 {
+		t.Fatalf("status = %+v", st)
+	}
+	if err := f.s.Problem(); err == nil || !strings.Contains(err.Error(), "detached") {
+		t.Errorf("Problem() = %v", err)
+	}
+	git(t, dir, "checkout", "-q", "main")
+	if res, _ := f.s.Retry(context.Background(), st.ID); !res.Committed {
+		t.Errorf("retry on a branch = %+v", res)
+	}
+	if f.s.Problem() != nil {
+		t.Errorf("still a problem after the retry: %v", f.s.Problem())
+	}
+}

@@ -40,6 +40,9 @@ func patchIndex(raw []byte, edits []indexEdit, root string) ([]byte, error) {
 		return nil, errIndexFormat
 	}
 	n := int(binary.BigEndian.Uint32(raw[8:12]))
+	if n > len(raw)/62 {
+		return nil, errIndexFormat // more entries than the bytes can hold
+	}
 	type entry struct {
 		start, end int
 		name       string
@@ -57,7 +60,7 @@ func patchIndex(raw []byte, edits []indexEdit, root string) ([]byte, error) {
 		nameAt := off + 62
 		plain := true
 		if flags&0x4000 != 0 {
-			if version < 3 {
+			if version < 3 || off+64 > len(body) {
 				return nil, errIndexFormat
 			}
 			plain = binary.BigEndian.Uint16(body[off+62:]) == 0
@@ -75,7 +78,7 @@ func patchIndex(raw []byte, edits []indexEdit, root string) ([]byte, error) {
 		off = end
 	}
 	for ext := off; ext < len(body); {
-		if ext+8 > len(body) {
+		if ext+8 > len(body) || ext+8+int(binary.BigEndian.Uint32(body[ext+4:])) > len(body) {
 			return nil, errIndexFormat
 		}
 		if sig := body[ext]; sig < 'A' || sig > 'Z' {
