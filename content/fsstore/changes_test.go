@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"cms/content"
 	"cms/content/contenttest"
@@ -121,5 +122,78 @@ func TestHandEditsAreReportedOnceAsExternal(t *testing.T) {
 				t.Errorf("temp file reported: %q", p)
 			}
 		}
+	}
+}
+
+// Every other kind of write reports its files too: terms, settings, hooks, users, roles, asset
+// metadata and deletions, submissions.
+func TestEveryWriteReports(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site+"-- resources/taxonomies/tags.yaml --\ntitle: Tags\n-- resources/forms/contact.yaml --\ntitle: Contact\n")
+	l := &changeLog{}
+	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, NoSync: true, OnChange: l.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ed := content.Editor{Name: "Bob", Email: "bob@example.com"}
+	s := st.As(ed)
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, h, err := s.CreateTerm(&content.Term{Taxonomy: "tags", Slug: "go", Title: "Go", Data: content.NewMap(0)})
+	must(err)
+	_, _, err = s.UpdateTerm(&content.Term{Taxonomy: "tags", Slug: "go", Title: "Golang", Data: content.NewMap(0)}, h)
+	must(err)
+	must(s.DeleteTerm("tags", "go"))
+	_, err = s.UpdateSettings("", func(cur *content.Map) (*content.Map, error) { cur.Set("site_name", "X"); return cur, nil })
+	must(err)
+	_, err = s.PutHook(content.Hook{Name: "isbn", SHA256: "00", Size: 4}, []byte("\x00asm"))
+	must(err)
+	must(s.DeleteHook("isbn"))
+	must(s.CreateUser(&content.User{ID: "carol", Email: "carol@example.com", Name: "Carol", Roles: []string{}}))
+	_, _, err = s.UpdateUser("carol", "", func(u *content.User) error { u.Name = "Caroline"; return nil })
+	must(err)
+	must(s.DeleteUser("carol"))
+	must(s.CreateRole(&content.Role{Handle: "writer", Display: "Writer"}))
+	_, _, err = s.UpdateRole("writer", "", func(r *content.Role) error { r.Display = "Writers"; return nil })
+	must(err)
+	must(s.DeleteRole("writer"))
+	_, err = s.SaveAsset("a.txt", strings.NewReader("a"), false)
+	must(err)
+	meta := content.NewMap(1)
+	meta.Set("alt", "A")
+	must(s.SaveAssetMeta("a.txt", meta))
+	must(s.DeleteAsset("a.txt"))
+	sub, err := s.CreateSubmission("contact", content.NewMap(0), time.Time{})
+	must(err)
+	must(s.DeleteSubmission("contact", sub.ID))
+
+	want := []string{
+		"Created term tags/go", "Updated term tags/go", "Deleted term tags/go", "Updated settings",
+		"Saved hook isbn", "Deleted hook isbn", "Created user carol", "Updated user carol", "Deleted user carol",
+		"Created role writer", "Updated role writer", "Deleted role writer",
+		"Uploaded asset a.txt", "Updated asset metadata a.txt", "Deleted asset a.txt",
+		"Received submission contact/" + sub.ID, "Deleted submission contact/" + sub.ID,
+	}
+	got := l.list()
+	if len(got) != len(want) {
+		t.Fatalf("%d changes, want %d: %+v", len(got), len(want), got)
+	}
+	for i, c := range got {
+		if c.Message != want[i] || c.Editor != ed || len(c.Paths) == 0 {
+			t.Errorf("change %d = %+v, want %q by %v", i, c, want[i], ed)
+		}
+		for _, p := range c.Paths {
+			if strings.HasPrefix(p, "/") || strings.Contains(p, "..") {
+				t.Errorf("change %d: path %q is not site-relative", i, p)
+			}
+		}
+	}
+	if p := got[4].Paths; len(p) != 2 || p[0] != "resources/hooks/isbn.wasm" || p[1] != "resources/hooks/isbn.meta.yaml" {
+		t.Errorf("hook paths = %v", p)
 	}
 }
