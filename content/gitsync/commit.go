@@ -141,7 +141,8 @@ func (g *gitRepo) commit(req commitReq) (plumbing.Hash, error) {
 			base, parents = c.TreeHash, []plumbing.Hash{c.Hash}
 		}
 		old := map[string]plumbing.Hash{}
-		tree, _, err := g.apply(base, "", changes, old)
+		ig := newIgnores(g.root, g.gitDir)
+		tree, _, err := g.apply(base, "", changes, old, ig)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -164,7 +165,7 @@ func (g *gitRepo) commit(req commitReq) (plumbing.Hash, error) {
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("update %s: %w", branch, err)
 		}
-		return h, g.updateIndex(changes, old)
+		return h, g.updateIndex(slices.DeleteFunc(changes, func(c change) bool { return ig.skipped[c.path] }), old)
 	}
 }
 
@@ -326,7 +327,7 @@ func put(entries []object.TreeEntry, e object.TreeEntry) []object.TreeEntry {
 // apply returns the tree that is base with changes (paths relative to it) applied, and whether
 // it holds anything; only the trees on the changed paths are read and written. old receives the
 // blob each changed file had before (for the index).
-func (g *gitRepo) apply(base plumbing.Hash, prefix string, changes []change, old map[string]plumbing.Hash) (plumbing.Hash, bool, error) {
+func (g *gitRepo) apply(base plumbing.Hash, prefix string, changes []change, old map[string]plumbing.Hash, ig *ignores) (plumbing.Hash, bool, error) {
 	var entries []object.TreeEntry
 	if cached, ok := g.trees.get(base); ok {
 		entries = slices.Clone(cached)
@@ -361,6 +362,10 @@ func (g *gitRepo) apply(base plumbing.Hash, prefix string, changes []change, old
 			changed = true
 		}
 		if !c.del {
+			if i < 0 && ig.ignored(c.path) {
+				ig.skipped[c.path] = true // untracked and ignored: git add would refuse it too
+				continue
+			}
 			entries = put(entries, object.TreeEntry{Name: rel, Mode: c.mode, Hash: c.hash})
 			changed = true
 		}
@@ -371,7 +376,7 @@ func (g *gitRepo) apply(base plumbing.Hash, prefix string, changes []change, old
 		if i >= 0 && entries[i].Mode == filemode.Dir {
 			childBase = entries[i].Hash
 		}
-		h, nonEmpty, err := g.apply(childBase, prefix+name+"/", sub[name], old)
+		h, nonEmpty, err := g.apply(childBase, prefix+name+"/", sub[name], old, ig)
 		if err != nil {
 			return plumbing.ZeroHash, false, err
 		}

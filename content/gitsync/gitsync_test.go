@@ -644,3 +644,30 @@ func TestDetachedHeadFailsAndKeepsTheQueue(t *testing.T) {
 		t.Errorf("still a problem after the retry: %v", f.s.Problem())
 	}
 }
+
+// New files that .gitignore (or .git/info/exclude) ignores are left out, as git add would leave
+// them; a tracked file is committed whatever the ignore files say.
+func TestIgnoredFilesStayOut(t *testing.T) {
+	t.Parallel()
+	dir := newRepo(t)
+	write(t, dir, ".gitignore", "*.tmp\n")
+	write(t, dir, "content/.gitignore", "drafts/\n")
+	write(t, dir, ".git/info/exclude", "secret.md\n")
+	write(t, dir, "content/keep.tmp", "tracked\n")
+	git(t, dir, "add", "-A")
+	git(t, dir, "add", "-f", "content/keep.tmp")
+	git(t, dir, "commit", "-q", "-m", "ignores")
+	f := start(t, dir, nil)
+	f.change(t, "content/drafts/a.md", "draft\n", "Created entry drafts/a", alice)
+	f.change(t, "content/new.tmp", "tmp\n", "x", alice)
+	f.change(t, "content/collections/blog/secret.md", "s\n", "x", alice)
+	f.change(t, "content/keep.tmp", "changed\n", "x", alice)
+	f.change(t, "content/collections/blog/first.md", "changed\n", "Updated entry blog/first", alice)
+	f.clock.Advance(2 * time.Second)
+	if got := git(t, dir, "show", "--name-only", "--format=", "HEAD"); got != "content/collections/blog/first.md\ncontent/keep.tmp" {
+		t.Errorf("committed = %q", got)
+	}
+	if got := git(t, dir, "status", "--porcelain"); got != "" {
+		t.Errorf("git status = %q (ignored files must not be added to the index)", got)
+	}
+}
