@@ -448,7 +448,8 @@ func TestStateFilesArePrivate(t *testing.T) {
 	}
 }
 
-// crashChildEnv makes the test binary a writer that queues one change and waits to be killed.
+// crashChildEnv makes the test binary a writer that saves one global through the store (git sync
+// on, its timers held) and waits to be killed.
 const crashChildEnv = "CMS_GITSYNC_CRASH_CHILD"
 
 func TestMain(m *testing.M) {
@@ -459,12 +460,18 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		_ = s
-		if err := os.WriteFile(filepath.Join(site, "content/globals/site.yaml"), []byte("name: Written before the crash\n"), 0o644); err != nil {
+		st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: site, Watch: fsstore.WatchNone, OnChange: s.Enqueue})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
 			os.Exit(3)
 		}
-		s.Enqueue(content.Change{Paths: []string{"content/globals/site.yaml"}, Message: "Updated global site", Editor: alice})
-		fmt.Println("acknowledged")
+		data := content.NewMap(1)
+		data.Set("name", "Written before the crash")
+		if _, err := st.As(alice).SaveGlobal("site", data, ""); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(4)
+		}
+		fmt.Println("acknowledged") // the write returned: what a client is told
 		time.Sleep(time.Hour)
 		return
 	}
