@@ -195,9 +195,9 @@ type Permission struct {
 	Scope    string   `json:"scope,omitempty"`
 }
 
-// Resources and actions a role can grant.
+// Resources and actions a role can grant: the spec's nine, and git (git sync).
 var (
-	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings", "tokens"}
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings", "tokens", "git"}
 	Actions   = []string{"view", "create", "edit", "delete", "publish"}
 )
 

@@ -106,6 +106,8 @@ func commands() map[string]command {
 			example: "cms make-user --site ./my-site --email ed@example.com --name 'Ed Itor' --roles editor --password-stdin < pw.txt"},
 		"reset-password": {summary: "set a new password for a user and end their sessions", run: cmdResetPassword,
 			usage: "reset-password [--site DIR] [--password-stdin] EMAIL", example: "cms reset-password --site ./my-site admin@example.com"},
+		"git": {summary: "git sync by hand: status, or commit and push what waits (sync, retry)", run: cmdGit,
+			usage: "git status|sync|retry [--site DIR] [--repository ID]", example: "cms git sync --site ./my-site"},
 		"snapshot": {summary: "write the entry index snapshot (.cms/) after copying a site into place", run: cmdSnapshot,
 			usage: "snapshot [--site DIR]", example: "cms snapshot --site /mnt/site"},
 		"token": {summary: "create, list or revoke API tokens (service tokens for frontends and CI)", run: cmdToken,

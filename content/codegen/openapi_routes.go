@@ -72,6 +72,11 @@ var Routes = []Route{
 	{"POST /api/entries/{collection}/{slug}/preview", "entries", "A short-lived draft-preview token and URL for one entry", Session, "", ok("data:Object")},
 	{"DELETE /api/entries/{collection}/{slug}", "entries", "Delete an entry", Session, "", ok("Object")},
 
+	// git sync
+	{"GET /api/git/status", "git", "Git sync: per repository branch, remote (credentials masked), state, counts, last error and commit", Session, "", ok("data:Object")},
+	{"POST /api/git/sync", "git", "Commit what is queued now (optionally one repository), and push when configured", Session, "Object", ok("data:Object")},
+	{"POST /api/git/retry", "git", "Retry a repository's pending push", Session, "Object", ok("data:Object")},
+
 	// globals, navigation, taxonomies, settings
 	{"GET /api/globals", "globals", "Global definitions", Session, "", ok("data:array")},
 	{"GET /api/globals/{handle}", "globals", "One global's values", Session, "", resp{200: "data:Object", 304: ""}},

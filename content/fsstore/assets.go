@@ -277,8 +277,12 @@ func (s *Store) SaveAsset(p string, src io.Reader, overwrite bool) (content.Asse
 		}
 		return content.AssetInfo{}, content.Internalf(op, p, err)
 	}
+	s.changed("Uploaded asset "+p, s.assetSitePath(p))
 	return statIn(op, root, p)
 }
+
+// assetSitePath names an asset (a path in the assets folder) relative to the site folder.
+func (s *Store) assetSitePath(p string) string { return path.Join(s.opts.AssetsDir, p) }
 
 // AssetMeta reads an asset's metadata sidecar (alt text and the like); no sidecar reads as an
 // empty map. A missing asset is a NotFound error.
@@ -340,6 +344,7 @@ func (s *Store) SaveAssetMeta(p string, meta *content.Map) error {
 		if err := atomicfile.Remove(root, side, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return content.Internalf(op, side, err)
 		}
+		s.changed("Updated asset metadata "+p, s.assetSitePath(side))
 		return nil
 	}
 	raw, err := frontmatter.MarshalYAML(meta)
@@ -349,6 +354,7 @@ func (s *Store) SaveAssetMeta(p string, meta *content.Map) error {
 	if err := atomicfile.Write(root, side, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 		return content.Internalf(op, side, err)
 	}
+	s.changed("Updated asset metadata "+p, s.assetSitePath(side))
 	return nil
 }
 
@@ -400,6 +406,11 @@ func (s *Store) MoveAsset(from, to string) (content.AssetInfo, error) {
 	if err := root.Rename(from, to); err != nil {
 		return content.AssetInfo{}, content.Internalf(op, from, err)
 	}
+	moved := []string{s.assetSitePath(from), s.assetSitePath(to)}
+	if !src.Dir {
+		moved = append(moved, s.assetSitePath(from+assetpath.MetaSuffix), s.assetSitePath(to+assetpath.MetaSuffix))
+	}
+	defer s.changed("Moved asset "+from+" to "+to, moved...) // the file moved, whatever follows
 	if !src.Dir {
 		if err := root.Rename(from+assetpath.MetaSuffix, to+assetpath.MetaSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return content.AssetInfo{}, content.Internalf(op, from+assetpath.MetaSuffix, err)
@@ -440,7 +451,10 @@ func (s *Store) DeleteAsset(p string) error {
 		}
 		return content.Internalf(op, p, err)
 	}
-	if !fi.Dir {
+	if fi.Dir {
+		s.changed("Deleted asset folder "+p, s.assetSitePath(p))
+	} else {
+		defer s.changed("Deleted asset "+p, s.assetSitePath(p), s.assetSitePath(p+assetpath.MetaSuffix))
 		if err := atomicfile.Remove(root, p+assetpath.MetaSuffix, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return content.Internalf(op, p+assetpath.MetaSuffix, err)
 		}

@@ -116,6 +116,7 @@ func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
 		}
 		return nil, content.Internalf(op, p, err)
 	}
+	s.changed("Created entry "+n.Collection+"/"+n.Slug, p)
 	return s.afterWrite(&n, raw)
 }
 
@@ -178,11 +179,13 @@ func (s *Store) UpdateEntry(c, slug, wantHash string, next *content.Entry) (*con
 		if err := atomicfile.Write(s.root, oldPath, raw, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
 			return nil, content.Internalf(op, oldPath, err)
 		}
+		s.changed("Updated entry "+c+"/"+slug, oldPath)
 		return s.afterWrite(&n, raw)
 	}
 	if err := s.renameEntryFile(op, c, slug, next.Slug, cur.Hash, raw); err != nil {
 		return nil, err
 	}
+	s.changed("Renamed entry "+c+"/"+slug+" to "+c+"/"+next.Slug, oldPath, newPath)
 	_ = s.ix.Written(c, slug) // the old slug: as in afterWrite, an index error is reported below
 	return s.afterWrite(&n, raw)
 }
@@ -217,6 +220,7 @@ func (s *Store) DeleteEntry(c, slug string) error {
 		}
 		return content.Internalf(op, p, err)
 	}
+	s.changed("Deleted entry "+c+"/"+slug, p)
 	_ = s.ix.Written(c, slug) // the file is gone; an index that cannot load has nothing to drop
 	return nil
 }

@@ -96,6 +96,7 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 	if err := s.writeNewFile(dir, name, raw); err != nil {
 		return nil, content.Internalf(op, path.Join(dir, name), err)
 	}
+	s.changed("Received submission "+form+"/"+sub.ID, path.Join(dir, name))
 	return sub, nil
 }
 
@@ -452,12 +453,14 @@ func (s *Store) DeleteSubmission(form, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := s.removeFile(path.Join(s.submissionDir(form), name)); err != nil {
+	p := path.Join(s.submissionDir(form), name)
+	if err := s.removeFile(p); err != nil {
 		if content.IsNotFound(err) {
 			return content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)
 		}
 		return err
 	}
+	s.changed("Deleted submission "+form+"/"+id, p)
 	return nil
 }
 

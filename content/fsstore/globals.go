@@ -41,5 +41,9 @@ func (s *Store) SaveGlobal(h string, data *content.Map, wantHash string) (conten
 		// An unreadable file is replaced in body order; its hash still guards the write.
 		cur = content.Doc{Data: content.NewMap(0)}
 	}
-	return s.writeDoc(op, p, keepOrder(cur.Data, data), wantHash, false)
+	doc, err := s.writeDoc(op, p, keepOrder(cur.Data, data), wantHash, false)
+	if err == nil {
+		s.changed("Updated global "+h, p)
+	}
+	return doc, err
 }

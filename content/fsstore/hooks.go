@@ -124,8 +124,10 @@ func (s *Store) PutHook(h content.Hook, wasm []byte) (replaced bool, err error) 
 		return false, err
 	}
 	if err := s.writeFile(mp, raw, 0o644, false); err != nil {
+		s.changed("Saved hook "+h.Name, wp)
 		return false, err
 	}
+	s.changed("Saved hook "+h.Name, wp, mp)
 	return replaced, nil
 }
 
@@ -148,8 +150,11 @@ func (s *Store) DeleteHook(name string) error {
 		}
 		return err
 	}
-	if err := s.removeFile(s.hookPath(name, hookModuleExt)); err != nil && !content.IsNotFound(err) {
+	wp := s.hookPath(name, hookModuleExt)
+	if err := s.removeFile(wp); err != nil && !content.IsNotFound(err) {
+		s.changed("Deleted hook "+name, mp)
 		return err
 	}
+	s.changed("Deleted hook "+name, mp, wp)
 	return nil
 }

@@ -71,5 +71,6 @@ func (s *Store) SaveNavigation(h string, items []content.NavItem, wantHash strin
 	if err != nil {
 		return content.NavTree{}, err
 	}
+	s.changed("Updated navigation "+h, p)
 	return content.NavTree{Items: items, Hash: doc.Hash, Exists: true}, nil
 }

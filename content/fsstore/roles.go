@@ -78,6 +78,7 @@ func (s *Store) CreateRole(r *content.Role) error {
 		return content.Internalf(op, p, err)
 	}
 	s.invalidateDefinitions()
+	s.changed("Created role "+r.Handle, p)
 	return nil
 }
 
@@ -152,6 +153,7 @@ func (s *Store) UpdateRole(h, wantHash string, edit func(r *content.Role) error)
 		return nil, "", content.Internalf(op, p, err)
 	}
 	s.invalidateDefinitions()
+	s.changed("Updated role "+h, p)
 	return r, hashBytes(raw), nil
 }
 
@@ -178,5 +180,6 @@ func (s *Store) DeleteRole(h string) error {
 		return content.Internalf(op, p, err)
 	}
 	s.invalidateDefinitions()
+	s.changed("Deleted role "+h, p)
 	return nil
 }

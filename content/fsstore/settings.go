@@ -37,5 +37,9 @@ func (s *Store) UpdateSettings(wantHash string, update func(cur *content.Map) (*
 	if err != nil {
 		return content.Doc{}, err
 	}
-	return s.writeDoc(op, p, keepOrder(cur.Data, next), "", false)
+	doc, err := s.writeDoc(op, p, keepOrder(cur.Data, next), "", false)
+	if err == nil {
+		s.changed("Updated settings", p)
+	}
+	return doc, err
 }

@@ -65,11 +65,24 @@ type Options struct {
 	// start from one read instead of parsing every entry, and, with WatchGeneration, see what
 	// other processes wrote through Refresh.
 	Snapshot bool
+
+	// OnChange, when set, is called after every successful write through the store, once the
+	// bytes are durable and before the write returns, with the paths it changed (changes.go);
+	// and, when the store watches the folder, with files changed by hand. It must not call
+	// back into the store's writes. Git sync persists its queue here.
+	OnChange func(content.Change)
 }
 
 // Store reads and writes one site folder. It is safe for concurrent use by one process; several
-// writer processes on the same folder are unsupported (spec rule 3).
+// writer processes on the same folder are unsupported (spec rule 3). As returns a view of the
+// same store whose writes are attributed to an editor.
 type Store struct {
+	*state
+	editor content.Editor
+}
+
+// state is everything a Store and its attributed views share.
+type state struct {
 	opts Options
 	root *os.Root
 	log  *slog.Logger
@@ -109,6 +122,8 @@ type Store struct {
 
 	closed chan struct{}
 	wg     sync.WaitGroup // background sweep
+
+	recent recentWrites // paths this process wrote lately, so the watcher does not report them again
 }
 
 // Open opens the store on opts.Dir, loads definitions and builds the entry index.
@@ -159,14 +174,14 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, content.Internalf(op, opts.Dir, fmt.Errorf("open site folder: %w", err))
 	}
-	s := &Store{
+	s := &Store{state: &state{
 		opts:     opts,
 		root:     root,
 		log:      opts.Log,
 		now:      opts.Now,
 		problems: make(map[string]string),
 		closed:   make(chan struct{}),
-	}
+	}}
 	s.ix = index.New(index.Config{
 		Root: root, Dir: opts.Dir,
 		ContentDir: opts.ContentDir, ResourcesDir: opts.ResourcesDir, UsersDir: opts.UsersDir,
@@ -178,6 +193,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		UsersChanged: func() { s.usersEpoch.Add(1) },
 		Problem:      s.problem,
 		Resolved:     s.resolved,
+		FileChanged:  s.externalChange(),
 	})
 	if !opts.ReadOnly {
 		s.resolveRenames() // before anything reads the entry files

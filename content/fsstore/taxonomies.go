@@ -88,6 +88,7 @@ func (s *Store) CreateTerm(t *content.Term) (*content.Term, string, error) {
 		}
 		return nil, "", err
 	}
+	s.changed("Created term "+t.Taxonomy+"/"+t.Slug, p)
 	return content.ParseTerm(t.Taxonomy, t.Slug, doc.Data), doc.Hash, nil
 }
 
@@ -119,6 +120,7 @@ func (s *Store) UpdateTerm(t *content.Term, wantHash string) (*content.Term, str
 	if err != nil {
 		return nil, "", err
 	}
+	s.changed("Updated term "+t.Taxonomy+"/"+t.Slug, p)
 	return content.ParseTerm(t.Taxonomy, t.Slug, doc.Data), doc.Hash, nil
 }
 
@@ -144,6 +146,7 @@ func (s *Store) DeleteTerm(tax, slug string) error {
 		}
 		return content.Internalf(op, p, err)
 	}
+	s.changed("Deleted term "+tax+"/"+slug, p)
 	return nil
 }
 

@@ -181,6 +181,7 @@ func (s *Store) CreateUser(u *content.User) error {
 	}
 	s.usersEpoch.Add(1)
 	s.ix.PublishUsers()
+	s.changed("Created user "+u.ID, p)
 	return nil
 }
 
@@ -261,6 +262,7 @@ func (s *Store) UpdateUser(id, wantHash string, edit func(u *content.User) error
 	}
 	s.usersEpoch.Add(1)
 	s.ix.PublishUsers()
+	s.changed("Updated user "+id, p)
 	return cloneUser(u), hashBytes(raw), nil
 }
 
@@ -286,13 +288,15 @@ func (s *Store) DeleteUserIf(id string, check func(u *content.User) error) error
 		}
 	}
 	for _, ext := range []string{".yaml", ".yml"} {
-		err := atomicfile.Remove(s.root, path.Join(s.opts.UsersDir, id+ext), atomicfile.Options{NoSync: s.opts.NoSync})
+		p := path.Join(s.opts.UsersDir, id+ext)
+		err := atomicfile.Remove(s.root, p, atomicfile.Options{NoSync: s.opts.NoSync})
 		if err == nil || !errors.Is(err, fs.ErrNotExist) {
 			s.usersEpoch.Add(1)
 			s.ix.PublishUsers()
 			if err != nil {
 				return content.Internalf(op, id, err)
 			}
+			s.changed("Deleted user "+id, p)
 			return nil
 		}
 	}

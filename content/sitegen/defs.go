@@ -72,6 +72,8 @@ permissions:
     actions: [view, create, edit, delete]
   - resource: settings
     actions: [view, edit]
+  - resource: git
+    actions: [view, edit]
 `
 
 const contactFormYAML = `title: Contact

@@ -92,7 +92,8 @@ const (
 // PUT /api/assets/meta?path=: replace an asset's metadata sidecar.
 func (a *api) saveMeta(w http.ResponseWriter, r *http.Request) error {
 	const op = "assets.saveMeta"
-	if _, err := web.Require(a.Auth, r, "assets", "edit", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "assets", "edit", "")
+	if err != nil {
 		return err
 	}
 	p, err := cleanPath("path", r.URL.Query().Get("path"), false)
@@ -133,7 +134,7 @@ func (a *api) saveMeta(w http.ResponseWriter, r *http.Request) error {
 	if err := fe.Err(op, "Asset metadata is invalid"); err != nil {
 		return err
 	}
-	if err := a.Store.SaveAssetMeta(p, meta); err != nil {
+	if err := a.storeFor(who).SaveAssetMeta(p, meta); err != nil {
 		return err
 	}
 	return a.writeAsset(w, http.StatusOK, p)
@@ -141,7 +142,8 @@ func (a *api) saveMeta(w http.ResponseWriter, r *http.Request) error {
 
 // POST /api/assets/move: move or rename an asset.
 func (a *api) move(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "assets", "edit", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "assets", "edit", "")
+	if err != nil {
 		return err
 	}
 	var body struct {
@@ -169,7 +171,7 @@ func (a *api) move(w http.ResponseWriter, r *http.Request) error {
 	if into {
 		to = path.Join(to, path.Base(from))
 	}
-	info, err := a.Store.MoveAsset(from, to)
+	info, err := a.storeFor(who).MoveAsset(from, to)
 	if err != nil {
 		return err
 	}
@@ -182,14 +184,15 @@ func (a *api) move(w http.ResponseWriter, r *http.Request) error {
 
 // DELETE /api/assets?path=: delete an asset.
 func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "assets", "delete", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "assets", "delete", "")
+	if err != nil {
 		return err
 	}
 	p, err := cleanPath("path", r.URL.Query().Get("path"), false)
 	if err != nil {
 		return err
 	}
-	if err := a.Store.DeleteAsset(p); err != nil {
+	if err := a.storeFor(who).DeleteAsset(p); err != nil {
 		return err
 	}
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: struct {
@@ -201,7 +204,8 @@ func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 
 // POST /api/assets/folders: create a folder.
 func (a *api) folder(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "assets", "create", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "assets", "create", "")
+	if err != nil {
 		return err
 	}
 	var body struct {
@@ -214,7 +218,7 @@ func (a *api) folder(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	created, err := a.Store.CreateAssetFolder(p)
+	created, err := a.storeFor(who).CreateAssetFolder(p)
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,8 @@ const activeMessage = "Web pages, XSLT style sheets, web archives and scripts ca
 // POST /api/assets and POST /api/assets/upload: upload a file (multipart/form-data).
 func (a *api) upload(w http.ResponseWriter, r *http.Request) error {
 	const op = "assets.upload"
-	if _, err := web.Require(a.Auth, r, "assets", "create", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "assets", "create", "")
+	if err != nil {
 		return err
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "multipart/form-data" {
@@ -92,7 +93,7 @@ func (a *api) upload(w http.ResponseWriter, r *http.Request) error {
 		return content.InvalidFields(op, activeMessage, map[string][]string{"file": {activeMessage}})
 	}
 	p := path.Join(dir, name)
-	info, err := a.Store.SaveAsset(p, io.MultiReader(bytes.NewReader(head), f), overwrite)
+	info, err := a.storeFor(who).SaveAsset(p, io.MultiReader(bytes.NewReader(head), f), overwrite)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func (a *api) upload(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		meta.Set("alt", alt)
-		if err := a.Store.SaveAssetMeta(info.Path, meta); err != nil {
+		if err := a.storeFor(who).SaveAssetMeta(info.Path, meta); err != nil {
 			return err
 		}
 	}

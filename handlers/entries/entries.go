@@ -68,6 +68,8 @@ type Store interface {
 // Deps are the inputs of the group.
 type Deps struct {
 	Store Store
+	// As returns the store whose writes are attributed to an editor (git sync); nil = Store.
+	As func(content.Editor) Store
 	// Auth identifies callers. When nil every request is answered 401 (the auth services are
 	// not built yet).
 	Auth web.Authenticator

@@ -90,7 +90,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	if err := a.check(r, op, c, e, fe); err != nil {
 		return err
 	}
-	saved, err := a.Store.CreateEntry(e)
+	saved, err := a.storeFor(p).CreateEntry(e)
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if err := a.check(r, op, c, next, content.FieldErrors{}); err != nil {
 		return err
 	}
-	saved, err := a.Store.UpdateEntry(c.Handle, slug, hash, next)
+	saved, err := a.storeFor(p).UpdateEntry(c.Handle, slug, hash, next)
 	if err != nil {
 		return err
 	}
@@ -273,7 +273,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 	if err := p.RequireEntryChange(cur, "delete"); err != nil {
 		return err
 	}
-	if err := a.Store.DeleteEntry(c.Handle, slug); err != nil {
+	if err := a.storeFor(p).DeleteEntry(c.Handle, slug); err != nil {
 		return err
 	}
 	a.cache.Delete(fragKey(c.Handle, slug))

@@ -95,7 +95,8 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 // PUT /api/globals/{handle}: replace a global set's values.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	const op = "globals.put"
-	if _, err := web.Require(a.Auth, r, "globals", "edit", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "globals", "edit", "")
+	if err != nil {
 		return err
 	}
 	d, err := a.global(r)
@@ -127,7 +128,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if err := validate.BlueprintError(op, "Global data", bp, fe); err != nil {
 		return err
 	}
-	doc, err := a.Store.SaveGlobal(d.Handle, values, want)
+	doc, err := a.storeFor(who).SaveGlobal(d.Handle, values, want)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // Package health serves the liveness and readiness endpoints:
 //
 //	GET /api/health/live   200 while the process serves
-//	GET /api/health/ready  200 when every storage folder is usable, else 503 naming the failing check
+//	GET /api/health/ready  200 when every storage folder is usable, else 503 naming the failing check;
+//	                       a failing probe (git sync) is "degraded": still 200
 package health
 
 import (
@@ -35,6 +36,15 @@ type Deps struct {
 	Started time.Time
 	// Caches, if set, are reported in the readiness details.
 	Caches *lru.Registry
+	// Probes are checks of optional jobs (git sync): a failure makes the service degraded, not
+	// unavailable, since it still serves.
+	Probes []Probe
+}
+
+// Probe is one check of an optional job; Check returns what is wrong, or nil.
+type Probe struct {
+	Name  string
+	Check func() error
 }
 
 // Prefixes are the path prefixes the group serves.
@@ -114,7 +124,8 @@ func (a *api) live(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// GET /api/health/ready: 200 when every storage folder is usable, else 503.
+// GET /api/health/ready: 200 when every storage folder is usable, else 503; "degraded" (200)
+// when a probe fails.
 func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
 	checks := make([]Check, len(a.Folders))
 	var wg sync.WaitGroup
@@ -134,10 +145,22 @@ func (a *api) ready(w http.ResponseWriter, r *http.Request) error {
 		}()
 	}
 	wg.Wait()
+	for _, p := range a.Probes {
+		start := a.Now()
+		c := Check{Name: p.Name, Status: "ok"}
+		if err := p.Check(); err != nil {
+			c.Status, c.Error = "degraded", err.Error()
+		}
+		c.DurationMs = a.Now().Sub(start).Milliseconds()
+		checks = append(checks, c)
+	}
 	status, code := "ok", http.StatusOK
 	for _, c := range checks {
-		if c.Status != "ok" {
+		switch {
+		case c.Status == "unavailable":
 			status, code = "unavailable", http.StatusServiceUnavailable
+		case c.Status == "degraded" && status == "ok":
+			status = "degraded"
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store, max-age=0")

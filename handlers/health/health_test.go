@@ -1,6 +1,7 @@
 package health_test
 
 import (
+	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -77,5 +78,38 @@ func TestReadyFolderIsAFile(t *testing.T) {
 	webtest.DecodeJSON(t, w, &r)
 	if w.Code != 503 || r.Checks[0].Error != "not a folder" {
 		t.Errorf("ready with a file instead of a folder = %d %+v", w.Code, r)
+	}
+}
+
+// A failing probe (git sync) leaves the service ready but degraded: 200, not 503.
+func TestReadyDegradedByAProbe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	failing := errors.New("Site: push to origin: non-fast-forward update")
+	var fail bool
+	h, _ := health.New(health.Deps{
+		Folders: []health.Folder{{Name: "content", Path: dir, Writable: true}},
+		Probes: []health.Probe{{Name: "git", Check: func() error {
+			if fail {
+				return failing
+			}
+			return nil
+		}}},
+	})
+	for _, c := range []struct {
+		fail   bool
+		status string
+		git    string
+	}{{false, "ok", "ok"}, {true, "degraded", "degraded"}} {
+		fail = c.fail
+		w := webtest.Do(t, h, webtest.Request{Path: "/api/health/ready"})
+		var r report
+		webtest.DecodeJSON(t, w, &r)
+		if w.Code != 200 || r.Status != c.status || len(r.Checks) != 2 || r.Checks[1].Name != "git" || r.Checks[1].Status != c.git {
+			t.Errorf("fail=%v: ready = %d %+v", c.fail, w.Code, r)
+		}
+		if c.fail && r.Checks[1].Error != failing.Error() {
+			t.Errorf("git check error = %q", r.Checks[1].Error)
+		}
 	}
 }

@@ -59,7 +59,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if p.User != nil {
 		uploader = p.User.ID
 	}
-	h, replaced, err := hookrun.Install(r.Context(), a.Store, a.Host, name, wasm, uploader, a.Now())
+	h, replaced, err := hookrun.Install(r.Context(), a.storeFor(p), a.Host, name, wasm, uploader, a.Now())
 	if err != nil {
 		return err
 	}
@@ -79,7 +79,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	name := r.PathValue("name")
-	if err := a.Store.DeleteHook(name); err != nil {
+	if err := a.storeFor(p).DeleteHook(name); err != nil {
 		return err
 	}
 	user := ""

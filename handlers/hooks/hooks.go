@@ -53,7 +53,9 @@ type Checker interface {
 // Deps are the inputs of the group.
 type Deps struct {
 	Store Store
-	Host  Checker
+	// As returns the store whose writes are attributed to an editor (git sync); nil = Store.
+	As   func(content.Editor) Store
+	Host Checker
 	// Auth authenticates every endpoint; nil makes them answer 401.
 	Auth web.Authenticator
 	// MaxModuleBytes bounds an upload; 0 means 8 MiB.

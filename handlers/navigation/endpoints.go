@@ -104,7 +104,8 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 // PUT /api/navigation/{handle}: replace a navigation's items.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	const op = "navigation.put"
-	if _, err := web.Require(a.Auth, r, "navigation", "edit", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "navigation", "edit", "")
+	if err != nil {
 		return err
 	}
 	d, err := a.definition(r)
@@ -137,7 +138,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if err := a.checkExtras(r, op, d, items); err != nil {
 		return err
 	}
-	tree, err := a.Store.SaveNavigation(d.Handle, items, want)
+	tree, err := a.storeFor(who).SaveNavigation(d.Handle, items, want)
 	if err != nil {
 		return err
 	}

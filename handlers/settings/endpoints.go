@@ -58,7 +58,8 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 // PUT /api/settings: merge the given keys into the settings.
 func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	const op = "settings.put"
-	if _, err := web.Require(a.Auth, r, "settings", "edit", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "settings", "edit", "")
+	if err != nil {
 		return err
 	}
 	want, err := web.IfMatch(r)
@@ -72,7 +73,7 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	if err := check(patch).Err(op, "Settings are invalid"); err != nil {
 		return err
 	}
-	doc, err := a.Store.UpdateSettings(want, func(cur *content.Map) (*content.Map, error) {
+	doc, err := a.storeFor(who).UpdateSettings(want, func(cur *content.Map) (*content.Map, error) {
 		for _, k := range patch.Keys() {
 			if v := patch.Value(k); v == nil {
 				cur.Delete(k)

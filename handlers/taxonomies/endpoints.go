@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"cms/content"
+	"cms/content/access"
 	"cms/handlers/web"
 )
 
@@ -26,20 +27,22 @@ func slug(r *http.Request) (string, error) {
 }
 
 // termRequest checks the taxonomies permission for action, then resolves the taxonomy and the
-// term slug of the path (in that order: nothing is read before the permission check).
-func (a *api) termRequest(r *http.Request, action string) (*content.Taxonomy, string, error) {
-	if _, err := web.Require(a.Auth, r, "taxonomies", action, ""); err != nil {
-		return nil, "", err
+// term slug of the path (in that order: nothing is read before the permission check). It
+// returns the caller too.
+func (a *api) termRequest(r *http.Request, action string) (*access.Principal, *content.Taxonomy, string, error) {
+	p, err := web.Require(a.Auth, r, "taxonomies", action, "")
+	if err != nil {
+		return nil, nil, "", err
 	}
 	t, err := a.taxonomy(r)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	s, err := slug(r)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	return t, s, nil
+	return p, t, s, nil
 }
 
 // GET /api/taxonomies: every taxonomy.
@@ -86,7 +89,7 @@ func (a *api) terms(w http.ResponseWriter, r *http.Request) error {
 
 // GET /api/taxonomies/{taxonomy}/terms/{slug}: one term, with an ETag.
 func (a *api) term(w http.ResponseWriter, r *http.Request) error {
-	t, s, err := a.termRequest(r, "view")
+	_, t, s, err := a.termRequest(r, "view")
 	if err != nil {
 		return err
 	}
@@ -101,7 +104,8 @@ func (a *api) term(w http.ResponseWriter, r *http.Request) error {
 // POST /api/taxonomies/{taxonomy}/terms: create a term.
 func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.create"
-	if _, err := web.Require(a.Auth, r, "taxonomies", "create", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "taxonomies", "create", "")
+	if err != nil {
 		return err
 	}
 	t, err := a.taxonomy(r)
@@ -112,7 +116,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	term, hash, err := a.Store.CreateTerm(in)
+	term, hash, err := a.storeFor(who).CreateTerm(in)
 	if err != nil {
 		return err
 	}
@@ -123,7 +127,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 // PUT /api/taxonomies/{taxonomy}/terms/{slug}: replace a term.
 func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.update"
-	t, s, err := a.termRequest(r, "edit")
+	who, t, s, err := a.termRequest(r, "edit")
 	if err != nil {
 		return err
 	}
@@ -140,7 +144,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	term, hash, err := a.Store.UpdateTerm(in, want)
+	term, hash, err := a.storeFor(who).UpdateTerm(in, want)
 	if err != nil {
 		return err
 	}
@@ -156,7 +160,7 @@ type ReferenceDetails struct {
 // term with ?force=true.
 func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 	const op = "taxonomies.remove"
-	t, s, err := a.termRequest(r, "delete")
+	who, t, s, err := a.termRequest(r, "delete")
 	if err != nil {
 		return err
 	}
@@ -182,7 +186,7 @@ func (a *api) remove(w http.ResponseWriter, r *http.Request) error {
 				Details: ReferenceDetails{References: refs}}
 		}
 	}
-	if err := a.Store.DeleteTerm(t.Handle, s); err != nil {
+	if err := a.storeFor(who).DeleteTerm(t.Handle, s); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -63,6 +63,8 @@ type Store interface {
 // Deps are the inputs of the group.
 type Deps struct {
 	Store Store
+	// As returns the store whose writes are attributed to an editor (git sync); nil = Store.
+	As func(content.Editor) Store
 	// Auth identifies callers. When nil every request is answered 401.
 	Auth web.Authenticator
 	// Hooks runs WASM validation hooks named by term blueprint rules.

@@ -177,7 +177,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	}
 	u := &content.User{ID: req.ID, Email: req.Email, Name: req.Name, PasswordHash: hash, Roles: roles,
 		Theme: req.Theme, CreatedAt: a.Now().UTC().Format(sessions.TimeFormat)}
-	if err := a.Store.CreateUser(u); err != nil {
+	if err := a.storeFor(p).CreateUser(u); err != nil {
 		return err
 	}
 	noStore(w)
@@ -252,7 +252,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	// The change applies to the record current under the store's lock, so a concurrent update
 	// (an administrator's demotion, a password reset) is never written over with an old copy.
 	var before content.User
-	u, etag, err := a.Store.UpdateUser(id, want, func(u *content.User) error {
+	u, etag, err := a.storeFor(p).UpdateUser(id, want, func(u *content.User) error {
 		if err := a.mayManage(op, "change", p, u); err != nil {
 			return err
 		}
@@ -333,7 +333,7 @@ func (a *api) delete(w http.ResponseWriter, r *http.Request) error {
 		return &content.Error{Kind: content.Forbidden, Op: op, Code: "CANNOT_DELETE_SELF",
 			Message: "You cannot delete your own account; ask another administrator"}
 	}
-	err = a.Store.DeleteUserIf(id, func(u *content.User) error {
+	err = a.storeFor(p).DeleteUserIf(id, func(u *content.User) error {
 		if err := a.mayManage(op, "delete", p, u); err != nil {
 			return err
 		}

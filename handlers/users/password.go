@@ -71,7 +71,7 @@ func (a *api) changePassword(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = a.Store.UpdateUser(id, "", func(cur *content.User) error {
+	_, _, err = a.storeFor(p).UpdateUser(id, "", func(cur *content.User) error {
 		if self && cur.PasswordHash != u.PasswordHash {
 			// The password changed after it was read for the check above.
 			return content.Conflictf(op, "The password was changed meanwhile; sign in again and retry")

@@ -84,7 +84,7 @@ func (a *api) createRole(w http.ResponseWriter, r *http.Request) error {
 	if err := mayHandOn(op, p, fmt.Sprintf("create role %q", role.Handle), role.Permissions); err != nil {
 		return err
 	}
-	if err := a.Store.CreateRole(role); err != nil {
+	if err := a.storeFor(p).CreateRole(role); err != nil {
 		return err
 	}
 	noStore(w)
@@ -129,7 +129,7 @@ func (a *api) updateRole(w http.ResponseWriter, r *http.Request) error {
 	}
 	// A role may be changed only by someone who could grant it as it stands, so nobody cuts down
 	// (or renames) a role that is above them. Checked on the file being replaced, under the lock.
-	role, etag, err := a.Store.UpdateRole(h, want, func(cur *content.Role) error {
+	role, etag, err := a.storeFor(p).UpdateRole(h, want, func(cur *content.Role) error {
 		if err := mayHandOn(op, p, what, cur.Permissions); err != nil {
 			return err
 		}
@@ -153,7 +153,8 @@ type RoleAssigned struct {
 // DELETE /api/roles/{handle}: delete an unassigned role (never admin).
 func (a *api) deleteRole(w http.ResponseWriter, r *http.Request) error {
 	const op = "users.deleteRole"
-	if _, err := web.Require(a.Auth, r, "users", "delete", ""); err != nil {
+	who, err := web.Require(a.Auth, r, "users", "delete", "")
+	if err != nil {
 		return err
 	}
 	h, err := roleHandle(r)
@@ -177,7 +178,7 @@ func (a *api) deleteRole(w http.ResponseWriter, r *http.Request) error {
 			Message: fmt.Sprintf("Role %q is assigned to %d user(s); remove it from them first", h, len(holders)),
 			Details: RoleAssigned{Users: holders}}
 	}
-	if err := a.Store.DeleteRole(h); err != nil {
+	if err := a.storeFor(who).DeleteRole(h); err != nil {
 		return err
 	}
 	noStore(w)

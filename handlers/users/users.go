@@ -98,7 +98,9 @@ type CredentialValidator interface {
 
 // Deps are the inputs of the group.
 type Deps struct {
-	Store       Store
+	Store Store
+	// As returns the store whose writes are attributed to an editor (git sync); nil = Store.
+	As          func(content.Editor) Store
 	Sessions    Sessions
 	Credentials CredentialValidator
 	// Tokens, if set, serves /api/tokens (API tokens, tokens.go).

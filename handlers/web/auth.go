@@ -151,3 +151,12 @@ func ClientAddress(r *http.Request) string {
 	}
 	return ip.String()
 }
+
+// As returns the store whose writes name p's user as their editor (git sync attributes commits
+// to them): as(editor) when the group was given as, else store itself.
+func As[S any](store S, as func(content.Editor) S, p *access.Principal) S {
+	if as == nil || p == nil {
+		return store
+	}
+	return as(content.EditorOf(p.User))
+}

@@ -105,7 +105,22 @@ type Config struct {
 	}
 	Git struct {
 		Enabled   bool
-		StatePath string
+		StatePath string // the queue of changes not yet committed; persistent, writable storage
+		Automatic bool   // commit after the debounce; false = only on sync
+		Push      bool
+		Debounce  time.Duration
+		// TrackedPaths are the roots committed (a folder option name: content, resources,
+		// assets, users; or a site-relative path) with patterns left out, relative to the root.
+		TrackedPaths []GitTracked
+		Remote       string
+		Branch       string // the remote branch pushed to; "" = the checked-out branch's name
+		Author       struct {
+			UseAuthenticated bool
+			Name             string
+			Email            string
+		}
+		CommitPrefix   string
+		CommandTimeout time.Duration
 	}
 	Public struct {
 		BasePath string // base path of the public read API
@@ -175,6 +190,9 @@ type Config struct {
 	// that were switched off because of it.
 	ReadOnly bool
 	Disabled []string
+	// Instance names this process among several writers of one site folder (on Lambda, the
+	// writer group's name), so that each keeps its own git sync queue; "" locally. Not a key.
+	Instance string
 }
 
 // DevCORSOrigin is cors.origins in development when unset: a frontend's dev server on any port
@@ -234,6 +252,15 @@ func Default() Config {
 	c.SEO.TrailingSlash = "never"
 	c.SEO.ReportRetentionDays, c.SEO.ReportSnapshotLimit = 90, 50
 	c.Git.StatePath = "storage/git-sync"
+	c.Git.Automatic = true
+	c.Git.Debounce = 2 * time.Second
+	c.Git.TrackedPaths = []GitTracked{{Root: "content", Exclude: []string{"forms/**"}}, {Root: "resources"}}
+	c.Git.Remote = "origin"
+	c.Git.Author.UseAuthenticated = true
+	c.Git.Author.Name = "CMS"
+	c.Git.Author.Email = "cms@localhost"
+	c.Git.CommitPrefix = "[CMS]"
+	c.Git.CommandTimeout = 30 * time.Second
 	c.Public.BasePath = "/api/public"
 	c.CORS.MaxAgeSeconds = 600
 	c.Forms.RateLimit = 30
@@ -427,6 +454,28 @@ func (c *Config) validate() []error {
 	case "", "text", "json":
 	default:
 		bad("log.format", "must be text or json, not %q", c.Log.Format)
+	}
+	if c.Git.Enabled {
+		if c.Git.StatePath == "" {
+			bad("git.statePath", "must name a folder")
+		}
+		if c.Git.Debounce < 0 || c.Git.CommandTimeout < time.Second {
+			bad("git", "debounceMs must be 0 or more and commandTimeoutMs at least 1000")
+		}
+		if c.Git.Author.Name == "" || c.Git.Author.Email == "" {
+			bad("git.author", "name and email must not be empty")
+		}
+		if c.Git.Remote == "" || strings.ContainsAny(c.Git.Remote, " /:") {
+			bad("git.remote", "must be the name of a configured remote, not %q", c.Git.Remote)
+		}
+		if c.Git.Branch != "" && (strings.ContainsAny(c.Git.Branch, " :~^?*[\\") || strings.HasPrefix(c.Git.Branch, "-")) {
+			bad("git.branch", "is not a valid branch name: %q", c.Git.Branch)
+		}
+		for i, t := range c.Git.TrackedPaths {
+			if t.Root == "" || filepath.IsAbs(t.Root) || strings.HasPrefix(filepath.Clean(t.Root), "..") {
+				bad(fmt.Sprintf("git.trackedPaths[%d].root", i), "must be content, resources, assets, users or a relative path inside the site folder, not %q", t.Root)
+			}
+		}
 	}
 	errs = append(errs, c.validateSEO()...)
 	errs = append(errs, c.validateSites()...)

@@ -62,6 +62,17 @@ func (c *Config) keys() map[string]key {
 		"staticCache.enabled":                boolKey(&c.StaticCache.Enabled),
 		"git.enabled":                        boolKey(&c.Git.Enabled),
 		"git.statePath":                      strKey(&c.Git.StatePath),
+		"git.automatic":                      boolKey(&c.Git.Automatic),
+		"git.push":                           boolKey(&c.Git.Push),
+		"git.debounceMs":                     msKey(&c.Git.Debounce),
+		"git.trackedPaths":                   {set: c.setGitTracked},
+		"git.remote":                         strKey(&c.Git.Remote),
+		"git.branch":                         strKey(&c.Git.Branch),
+		"git.author.useAuthenticated":        boolKey(&c.Git.Author.UseAuthenticated),
+		"git.author.name":                    strKey(&c.Git.Author.Name),
+		"git.author.email":                   strKey(&c.Git.Author.Email),
+		"git.commitPrefix":                   strKey(&c.Git.CommitPrefix),
+		"git.commandTimeoutMs":               msKey(&c.Git.CommandTimeout),
 		"public.basePath":                    strKey(&c.Public.BasePath),
 		"cors.origins":                       {set: func(v any) error { c.corsOriginsSet = true; return strListKey(&c.CORS.Origins).set(v) }},
 		"cors.maxAgeSeconds":                 intKey(&c.CORS.MaxAgeSeconds),
@@ -302,5 +313,56 @@ func (c *Config) setPresets(v any) error {
 		return fmt.Errorf("must be a mapping of preset names to w, h, fit, fm and q")
 	}
 	c.Assets.Transforms.Presets = out
+	return nil
+}
+
+// GitTracked is one entry of git.trackedPaths.
+type GitTracked struct {
+	Root    string
+	Exclude []string
+}
+
+// setGitTracked reads git.trackedPaths: a list of {root, exclude: [patterns]}, or in the
+// environment a comma-separated list of roots without excludes.
+func (c *Config) setGitTracked(v any) error {
+	var out []GitTracked
+	switch x := v.(type) {
+	case string:
+		for r := range strings.SplitSeq(x, ",") {
+			if r = strings.TrimSpace(r); r != "" {
+				out = append(out, GitTracked{Root: r})
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, GitTracked{Root: s})
+				continue
+			}
+			m, ok := e.(*content.Map)
+			if !ok {
+				return fmt.Errorf("git.trackedPaths[%d] must be a mapping with root and exclude", i)
+			}
+			t := GitTracked{}
+			t.Root, _ = m.String("root")
+			if ex, ok := m.Get("exclude"); ok {
+				list, ok := ex.([]any)
+				if !ok {
+					return fmt.Errorf("git.trackedPaths[%d].exclude must be a list of patterns", i)
+				}
+				for _, p := range list {
+					s, ok := p.(string)
+					if !ok {
+						return fmt.Errorf("git.trackedPaths[%d].exclude must be a list of patterns", i)
+					}
+					t.Exclude = append(t.Exclude, s)
+				}
+			}
+			out = append(out, t)
+		}
+	default:
+		return fmt.Errorf("must be a list of {root, exclude}")
+	}
+	c.Git.TrackedPaths = out
 	return nil
 }

@@ -24,8 +24,6 @@ func unavailable() []unavailableKey {
 		{"seo.reportSnapshotLimit", "keeping SEO audit reports", func(c *Config) bool { return c.SEO.ReportSnapshotLimit != def.SEO.ReportSnapshotLimit }},
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
 		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
-		{"git.enabled", "committing and pushing content changes", func(c *Config) bool { return c.Git.Enabled }},
-		{"git.statePath", "the state of git sync", func(c *Config) bool { return c.Git.StatePath != def.Git.StatePath }},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"cms/runtime/groups/cp"
 	"cms/runtime/groups/entries"
 	"cms/runtime/groups/forms"
+	"cms/runtime/groups/git"
 	"cms/runtime/groups/globals"
 	"cms/runtime/groups/graphql"
 	"cms/runtime/groups/health"
@@ -44,6 +45,7 @@ func All() []wire.Group {
 		graphql.Group(),
 		forms.Group(),
 		hooks.Group(),
+		git.Group(),
 		cp.Group(),
 		site.Group(),
 	}

@@ -26,7 +26,9 @@ import (
 	"strings"
 	"time"
 
+	"cms/content"
 	"cms/content/fsstore"
+	"cms/content/gitsync"
 	"cms/content/lru"
 	"cms/content/markdown"
 	"cms/handlers/web"
@@ -48,6 +50,9 @@ type Services struct {
 	// Caches reports the caches the groups build, each within its share of memory.cacheMiB
 	// (CacheBytes), for the readiness details.
 	Caches *lru.Registry
+	// Git commits and pushes every change written through Store (git.enabled); nil when off
+	// and in read-only processes.
+	Git *gitsync.Syncer
 
 	closers []func() error
 	shared  sharedValues // see Shared
@@ -146,8 +151,19 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 	}
 	opts := StoreOptions(cfg)
 	opts.SweepDirs, opts.Log = sweep, log.With("component", "store")
+	var git *gitsync.Syncer
+	if cfg.Git.Enabled && !cfg.ReadOnly {
+		// Before the store opens: every write through it reaches the queue (OnChange).
+		if git, err = gitsync.New(GitOptions(cfg, log.With("component", "git"))); err != nil {
+			return nil, fmt.Errorf("git sync: %w", err)
+		}
+		opts.OnChange = git.Enqueue
+	}
 	store, err := fsstore.Open(ctx, opts)
 	if err != nil {
+		if git != nil {
+			git.Close()
+		}
 		return nil, fmt.Errorf("open site %s: %w", cfg.SiteDir, err)
 	}
 	s := &Services{
@@ -158,6 +174,10 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		Now:      time.Now,
 		Started:  time.Now(),
 		Caches:   &lru.Registry{},
+		Git:      git,
+	}
+	if git != nil {
+		s.OnClose(git.Close) // after the store's (closers run in reverse): its watcher reports to git
 	}
 	s.OnClose(store.Close)
 	if err := buildAuth(s); err != nil { // fills s.Auth (auth.go)
@@ -181,6 +201,51 @@ func StoreOptions(cfg config.Config) fsstore.Options {
 		Watch:        cfg.Watch,
 		Snapshot:     cfg.IndexSnapshot,
 	}
+}
+
+// GitOptions are git sync's options as the configuration sets them: tracked roots named by
+// folder option (content, resources, assets, users) or site-relative path; sessions, .cms/,
+// storage/ and the operational folders never committed.
+func GitOptions(cfg config.Config, log *slog.Logger) gitsync.Options {
+	folders := map[string]string{"content": cfg.ContentPath, "resources": cfg.ResourcesPath, "assets": cfg.AssetsPath, "users": cfg.UsersPath}
+	var tracked []gitsync.Tracked
+	for _, t := range cfg.Git.TrackedPaths {
+		root := t.Root
+		if f, ok := folders[root]; ok {
+			root = f
+		}
+		tracked = append(tracked, gitsync.Tracked{Root: filepath.ToSlash(filepath.Clean(root)), Exclude: t.Exclude})
+	}
+	never := []string{".cms", "storage"}
+	for _, p := range []string{cfg.Auth.SessionsDir, cfg.SEO.OperationalStoragePath} {
+		if rel, err := filepath.Rel(cfg.SiteDir, sitePath(cfg.SiteDir, p)); err == nil && filepath.IsLocal(rel) {
+			never = append(never, filepath.ToSlash(rel))
+		}
+	}
+	return gitsync.Options{
+		SiteDir:          cfg.SiteDir,
+		StatePath:        sitePath(cfg.SiteDir, cfg.Git.StatePath),
+		Tracked:          tracked,
+		Never:            never,
+		Debounce:         cfg.Git.Debounce,
+		Manual:           !cfg.Git.Automatic,
+		Push:             cfg.Git.Push,
+		Remote:           cfg.Git.Remote,
+		Branch:           cfg.Git.Branch,
+		UseAuthenticated: cfg.Git.Author.UseAuthenticated,
+		Bot:              content.Editor{Name: cfg.Git.Author.Name, Email: cfg.Git.Author.Email},
+		CommitPrefix:     cfg.Git.CommitPrefix,
+		Timeout:          cfg.Git.CommandTimeout,
+		Log:              log,
+		Instance:         cfg.Instance,
+	}
+}
+
+func sitePath(site, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(site, filepath.FromSlash(p))
 }
 
 // Group is one endpoint group: its name (the handler package's name), the path prefixes it serves,
@@ -240,9 +305,4 @@ func NotFound() http.Handler {
 }
 
 // SitePath resolves a configured path against the site folder.
-func (s *Services) SitePath(p string) string {
-	if filepath.IsAbs(p) {
-		return p
-	}
-	return filepath.Join(s.Config.SiteDir, filepath.FromSlash(p))
-}
+func (s *Services) SitePath(p string) string { return sitePath(s.Config.SiteDir, p) }

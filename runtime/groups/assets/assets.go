@@ -2,6 +2,7 @@
 package assets
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -24,6 +25,7 @@ func Prefixes(config.Config) []string { return assets.Prefixes() }
 func Build(s *wire.Services) (http.Handler, error) {
 	return assets.New(assets.Deps{
 		Store:          s.Store,
+		As:             func(ed content.Editor) assets.Store { return s.Store.As(ed) },
 		Auth:           s.Auth,
 		Log:            s.Log.With("group", "assets"),
 		MaxUploadBytes: s.Config.Assets.MaxUploadBytes,

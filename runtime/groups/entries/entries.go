@@ -2,6 +2,7 @@
 package entries
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -32,6 +33,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	}
 	return entries.New(entries.Deps{
 		Store: s.Store,
+		As:    func(ed content.Editor) entries.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
 		Hooks: runner,
 		// Draft previews, honoured by the public API at public.basePath.

@@ -2,6 +2,7 @@
 package globals
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -24,6 +25,7 @@ func Prefixes(config.Config) []string { return globals.Prefixes() }
 func Build(s *wire.Services) (http.Handler, error) {
 	return globals.New(globals.Deps{
 		Store: s.Store,
+		As:    func(ed content.Editor) globals.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
 		Log:   s.Log.With("group", "globals"),
 	})

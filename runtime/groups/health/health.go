@@ -22,7 +22,12 @@ func Prefixes(config.Config) []string { return health.Prefixes() }
 func Build(s *wire.Services) (http.Handler, error) {
 	c := s.Config
 	w := !c.ReadOnly
+	var probes []health.Probe
+	if s.Git != nil {
+		probes = append(probes, health.Probe{Name: "git", Check: s.Git.Problem})
+	}
 	return health.New(health.Deps{
+		Probes: probes,
 		Folders: []health.Folder{
 			{Name: "content", Path: s.SitePath(c.ContentPath), Writable: w},
 			{Name: "resources", Path: s.SitePath(c.ResourcesPath), Writable: w},

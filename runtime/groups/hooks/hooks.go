@@ -3,6 +3,7 @@
 package hooks
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -34,6 +35,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	}
 	return hooks.New(hooks.Deps{
 		Store:          s.Store,
+		As:             func(ed content.Editor) hooks.Store { return s.Store.As(ed) },
 		Host:           host,
 		Auth:           s.Auth,
 		MaxModuleBytes: s.Config.Hooks.MaxModuleBytes,

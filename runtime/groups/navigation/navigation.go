@@ -2,6 +2,7 @@
 package navigation
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -24,6 +25,7 @@ func Prefixes(config.Config) []string { return navigation.Prefixes() }
 func Build(s *wire.Services) (http.Handler, error) {
 	return navigation.New(navigation.Deps{
 		Store: s.Store,
+		As:    func(ed content.Editor) navigation.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
 		Log:   s.Log.With("group", "navigation"),
 	})

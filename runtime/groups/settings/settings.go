@@ -2,6 +2,7 @@
 package settings
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -24,6 +25,7 @@ func Prefixes(config.Config) []string { return settings.Prefixes() }
 func Build(s *wire.Services) (http.Handler, error) {
 	return settings.New(settings.Deps{
 		Store: s.Store,
+		As:    func(ed content.Editor) settings.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
 		Log:   s.Log.With("group", "settings"),
 	})

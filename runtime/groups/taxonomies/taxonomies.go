@@ -2,6 +2,7 @@
 package taxonomies
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -24,6 +25,7 @@ func Prefixes(config.Config) []string { return taxonomies.Prefixes() }
 func Build(s *wire.Services) (http.Handler, error) {
 	return taxonomies.New(taxonomies.Deps{
 		Store: s.Store,
+		As:    func(ed content.Editor) taxonomies.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
 		Log:   s.Log.With("group", "taxonomies"),
 	})

@@ -2,6 +2,7 @@
 package users
 
 import (
+	"cms/content"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -34,6 +35,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	}
 	return users.New(users.Deps{
 		Store:         s.Store,
+		As:            func(ed content.Editor) users.Store { return s.Store.As(ed) },
 		Sessions:      st,
 		Credentials:   creds,
 		Tokens:        st,

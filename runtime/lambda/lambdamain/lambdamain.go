@@ -88,6 +88,12 @@ func build(ctx context.Context, g wire.Group, getenv func(string) string, stdout
 		cfg.Disabled = off
 		log.Info("read-only frontend: writes refused, write-dependent options switched off", "disabled", strings.Join(off, ", "))
 	}
+	switch {
+	case g.Writer:
+		cfg.Instance = g.Name // each writer function keeps its own git sync queue
+	case g.Appends:
+		cfg.Git.Enabled = false // only writers run git sync
+	}
 	svc, err := wire.NewServices(ctx, cfg, log)
 	if err != nil {
 		return nil, serve.LambdaOptions{}, cfg, err

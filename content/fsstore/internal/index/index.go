@@ -66,6 +66,10 @@ type Config struct {
 	// Problem records a file that does not load; Resolved, one that loads again.
 	Problem  func(file string, err error)
 	Resolved func(file string)
+	// FileChanged, when set, hears of every file (or folder) under the content, resources and
+	// users folders that a notification names, temp files included (the store filters); with
+	// it the whole content folder is watched, not only the collections. Polling does not call it.
+	FileChanged func(file string)
 }
 
 // Index is the entry index of one store.

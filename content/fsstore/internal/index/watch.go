@@ -47,7 +47,11 @@ func (s *Index) startWatching() {
 		return
 	}
 	s.watcher.w = fw
-	for _, dir := range []string{s.opts.ResourcesDir, s.contentPath("collections"), s.opts.UsersDir} {
+	dirs := []string{s.opts.ResourcesDir, s.contentPath("collections"), s.opts.UsersDir}
+	if s.opts.FileChanged != nil {
+		dirs[1] = s.opts.ContentDir // globals, navigation, taxonomies too
+	}
+	for _, dir := range dirs {
 		s.watchTree(dir)
 	}
 	s.wg.Add(1)
@@ -125,6 +129,9 @@ func (s *Index) onEvent(ev fsnotify.Event) {
 		}
 	}
 	base := path.Base(rel)
+	if s.opts.FileChanged != nil && (under(rel, s.opts.ContentDir) || under(rel, s.opts.ResourcesDir) || under(rel, s.opts.UsersDir)) {
+		s.opts.FileChanged(rel)
+	}
 	switch {
 	case under(rel, s.opts.ResourcesDir) || s.opts.ResourcesDir == rel:
 		if strings.HasPrefix(base, ".") {
