@@ -16,12 +16,12 @@ import (
 
 // Record is one published record of the site, resolved.
 type Record struct {
-	ID    string // "collection/slug"
-	Type  string // entry or term
-	Path  string // the public path; "" when the collection has no route
-	Meta  seo.Meta
-	Body  string // the Markdown body, for its links
-	Home  bool   // the site's home page: never an orphan
+	ID   string // "collection/slug"
+	Type string // entry or term
+	Path string // the public path; "" when the collection has no route
+	Meta seo.Meta
+	Body string // the Markdown body, for its links
+	Home bool   // the site's home page: never an orphan
 	// ExplicitCanonical is the canonical the record's layers set (a literal), "" when none.
 	ExplicitCanonical string
 	// SitemapAsked is true when a layer sets sitemap.enabled: true explicitly.
