@@ -179,7 +179,8 @@ type Permission struct {
 
 // Resources and actions a role can grant.
 var (
-	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings"}
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings",
+		"seo", "seo-reports", "seo-redirects", "seo-errors"}
 	Actions   = []string{"view", "create", "edit", "delete", "publish"}
 )
 

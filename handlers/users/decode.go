@@ -33,7 +33,7 @@ const (
 
 // roleResources are the resources a role may grant: the spec's nine plus those newer sites use
 // (git sync and SEO), so their role files can be edited here.
-var roleResources = append(append([]string{}, content.Resources...), "git", "seo", "seo-reports", "seo-redirects", "seo-errors")
+var roleResources = append(append([]string{}, content.Resources...), "git")
 
 // decodeObject parses a JSON body that must be an object. Malformed JSON is a 400; any other JSON
 // value, or one nested deeper than content.MaxNesting, is a 422.

@@ -18,6 +18,7 @@ import (
 	"cms/runtime/groups/hooks"
 	"cms/runtime/groups/navigation"
 	"cms/runtime/groups/publicentries"
+	"cms/runtime/groups/seo"
 	"cms/runtime/groups/settings"
 	"cms/runtime/groups/taxonomies"
 	"cms/runtime/groups/users"
@@ -43,6 +44,7 @@ func All() []wire.Group {
 		graphql.Group(),
 		forms.Group(),
 		hooks.Group(),
+		seo.Group(),
 		cp.Group(),
 	}
 }
