@@ -181,7 +181,7 @@ type Permission struct {
 var (
 	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings",
 		"seo", "seo-reports", "seo-redirects", "seo-errors"}
-	Actions   = []string{"view", "create", "edit", "delete", "publish"}
+	Actions = []string{"view", "create", "edit", "delete", "publish"}
 )
 
 // User is an account from users/{id}.yaml. PasswordHash never leaves the server.
