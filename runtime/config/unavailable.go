@@ -18,10 +18,7 @@ func unavailable() []unavailableKey {
 	return []unavailableKey{
 		{"seo.errorTracking", "recording public 404s", func(c *Config) bool { return c.SEO.ErrorTracking }},
 		{"seo.redirects", "authored redirects", func(c *Config) bool { return c.SEO.Redirects }},
-		{"seo.reports", "SEO audit reports", func(c *Config) bool { return c.SEO.Reports }},
 		{"seo.allowedRedirectOrigins", "origins authored redirects may point to", func(c *Config) bool { return len(c.SEO.AllowedRedirectOrigins) > 0 }},
-		{"seo.reportRetentionDays", "keeping SEO audit reports", func(c *Config) bool { return c.SEO.ReportRetentionDays != def.SEO.ReportRetentionDays }},
-		{"seo.reportSnapshotLimit", "keeping SEO audit reports", func(c *Config) bool { return c.SEO.ReportSnapshotLimit != def.SEO.ReportSnapshotLimit }},
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
 		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
 		{"git.enabled", "committing and pushing content changes", func(c *Config) bool { return c.Git.Enabled }},

@@ -19,7 +19,7 @@ func TestUnavailableKeysWarn(t *testing.T) {
 		{name: "defaults", want: ""},
 		{name: "seo.errorTracking", yaml: "seo:\n  errorTracking: true\n", want: "seo.errorTracking"},
 		{name: "seo.redirects", yaml: "seo:\n  redirects: true\n", want: "seo.redirects"},
-		{name: "seo.reports", yaml: "seo:\n  reports: true\n", want: "seo.reports"},
+		{name: "seo.reports is built", yaml: "seo:\n  reports: true\n  reportRetentionDays: 30\n  reportSnapshotLimit: 10\n"},
 		{name: "staticCache.enabled", yaml: "staticCache:\n  enabled: true\n", want: "staticCache.enabled"},
 		{name: "git.enabled", yaml: "git:\n  enabled: true\n", want: "git.enabled"},
 		{name: "git.statePath", yaml: "git:\n  statePath: state/git\n", want: "git.statePath"},

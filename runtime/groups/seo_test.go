@@ -5,9 +5,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"cms/content/contenttest"
+	"cms/content/password"
 	"cms/runtime/config"
 	"cms/runtime/groups"
 	"cms/runtime/wire"
@@ -73,6 +75,94 @@ status: published
 				t.Errorf("seo member present: %s", w.Body)
 			case tc.want != "" && (got.Data.SEO == nil || got.Data.SEO.Title != tc.want || got.Data.SEO.Canonical != "https://example.com/blog/hello"):
 				t.Errorf("seo = %+v", got.Data.SEO)
+			}
+		})
+	}
+}
+
+// TestSEOGroupWired: the assembled service serves /api/seo to the starter-like admin role, and
+// capabilities report the SEO resources false when their feature is off.
+func TestSEOGroupWired(t *testing.T) {
+	t.Parallel()
+	hash, err := password.Hash("a very good password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const role = `
+-- resources/roles/admin.yaml --
+handle: admin
+display: Admin
+permissions:
+  - resource: seo
+    actions: [view, create, edit, delete]
+  - resource: seo-reports
+    actions: [view, create, edit, delete]
+  - resource: seo-redirects
+    actions: [view, create, edit, delete]
+  - resource: seo-errors
+    actions: [view, create, edit, delete]
+-- resources/collections/blog.yaml --
+title: Blog
+`
+	for _, tc := range []struct {
+		name, config string
+		redirects    int // status of GET /api/seo/redirects
+		caps         bool
+	}{
+		{"on", "watch: none\n", 200, true},
+		{"redirects off", "watch: none\nseo: {redirects: false}\n", 404, true},
+		{"seo off", "watch: none\nseo: {enabled: false}\n", 404, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := contenttest.WriteSite(t, "-- cms.config.yaml --\n"+tc.config+role+
+				"-- users/ann.yaml --\nemail: ann@example.com\nname: Ann\nroles: [admin]\npassword_hash: \""+hash+"\"\n")
+			cfg, _, err := config.Load(dir, func(string) string { return "" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			mux, err := wire.Mount(s, groups.All()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			do := func(method, path, token, body string) *httptest.ResponseRecorder {
+				r := httptest.NewRequest(method, path, strings.NewReader(body))
+				r.Header.Set("Content-Type", "application/json")
+				if token != "" {
+					r.Header.Set("Authorization", "Bearer "+token)
+				}
+				w := httptest.NewRecorder()
+				mux.ServeHTTP(w, r)
+				return w
+			}
+			w := do("POST", "/api/auth/login", "", `{"email":"ann@example.com","password":"a very good password"}`)
+			var login struct{ Token string }
+			if err := json.Unmarshal(w.Body.Bytes(), &login); err != nil || login.Token == "" {
+				var wrapped struct{ Data struct{ Token string } }
+				_ = json.Unmarshal(w.Body.Bytes(), &wrapped)
+				login.Token = wrapped.Data.Token
+			}
+			if login.Token == "" {
+				t.Fatalf("login: %d %s", w.Code, w.Body)
+			}
+			if w := do("GET", "/api/seo/redirects", login.Token, ""); w.Code != tc.redirects {
+				t.Errorf("GET /api/seo/redirects = %d %s", w.Code, w.Body)
+			}
+			w = do("GET", "/api/users/capabilities", login.Token, "")
+			var caps struct {
+				Data struct{ Capabilities map[string]bool }
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &caps); err != nil {
+				t.Fatal(err)
+			}
+			c := caps.Data.Capabilities
+			if c["seo:view"] != tc.caps || c["seo-reports:edit"] != tc.caps || c["seo-redirects:view"] != (tc.caps && tc.redirects == 200) {
+				t.Errorf("capabilities = %v", c)
 			}
 		})
 	}
