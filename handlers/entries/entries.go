@@ -74,6 +74,10 @@ type Deps struct {
 	Caches *lru.Registry
 	// BodyLimit bounds request bodies; 0 means 1 MiB.
 	BodyLimit int64
+	// Moved, if set, is told when an update changes a published entry's public URL (its slug,
+	// or a date its route uses), so that a 301 from the old URL is made (seo.redirects).
+	// Unpublishing and deleting are not moves. Its error is logged: the entry is saved by then.
+	Moved func(oldPath, newPath string) error
 }
 
 type api struct {

@@ -101,8 +101,16 @@ permissions:
     actions: [view, create, edit, delete]
   - resource: seo-errors
     actions: [view, create, edit, delete]
+  - resource: entries
+    actions: [view, create, edit, delete, publish]
 -- resources/collections/blog.yaml --
 title: Blog
+route: /blog/{slug}
+-- content/collections/blog/first.md --
+---
+title: First
+status: published
+---
 `
 	for _, tc := range []struct {
 		name, config string
@@ -152,6 +160,19 @@ title: Blog
 			}
 			if w := do("GET", "/api/seo/redirects", login.Token, ""); w.Code != tc.redirects {
 				t.Errorf("GET /api/seo/redirects = %d %s", w.Code, w.Body)
+			}
+			if tc.redirects == 200 {
+				// Renaming a published entry through the entries group makes a 301 the SEO group lists.
+				w := do("GET", "/api/entries/blog/first", login.Token, "")
+				var e struct{ Data struct{ ContentHash string } }
+				_ = json.Unmarshal(w.Body.Bytes(), &e)
+				if w := do("PUT", "/api/entries/blog/first", login.Token, `{"slug":"second","contentHash":"`+e.Data.ContentHash+`"}`); w.Code != 200 {
+					t.Fatalf("rename: %d %s", w.Code, w.Body)
+				}
+				w = do("GET", "/api/seo/redirects?site=default", login.Token, "")
+				if !strings.Contains(w.Body.String(), `"source":"/blog/first","destination":"/blog/second","status":301,"enabled":true`) {
+					t.Errorf("redirects after the rename: %s", w.Body)
+				}
 			}
 			w = do("GET", "/api/users/capabilities", login.Token, "")
 			var caps struct {

@@ -2,12 +2,14 @@
 package entries
 
 import (
+	"errors"
 	"net/http"
 
 	"cms/content/fsstore"
 	"cms/handlers/entries"
 	"cms/runtime/config"
 	"cms/runtime/hookhost"
+	"cms/runtime/seoops"
 	"cms/runtime/wire"
 )
 
@@ -29,7 +31,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return entries.New(entries.Deps{
+	d := entries.Deps{
 		Store: s.Store,
 		Auth:  s.Auth,
 		Hooks: runner,
@@ -37,5 +39,23 @@ func Build(s *wire.Services) (http.Handler, error) {
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
 		Caches:     s.Caches,
-	})
+	}
+	rs, err := seoops.Redirects(s)
+	if err != nil {
+		return nil, err
+	}
+	if rs != nil {
+		// An entry's public path is the same on every site, so each gets its 301.
+		sites := s.Config.SEOSites()
+		d.Moved = func(from, to string) error {
+			var errs []error
+			for _, site := range sites {
+				if _, err := rs.Moved(site.Handle, from, to); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			return errors.Join(errs...)
+		}
+	}
+	return entries.New(d)
 }
