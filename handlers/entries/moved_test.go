@@ -50,7 +50,7 @@ status: draft
 			t.Fatalf("PUT %s: %d %s", path, w.Code, w.Body)
 		}
 	}
-	put("live", map[string]any{"title": "Live post, retitled"}) // same URL
+	put("live", map[string]any{"title": "Live post, retitled"})  // same URL
 	put("live", map[string]any{"slug": "moved"})                 // a move
 	put("wip", map[string]any{"slug": "wip-2"})                  // a draft has no public URL
 	put("moved", map[string]any{"status": "draft", "slug": "x"}) // unpublished: not a move
