@@ -106,6 +106,8 @@ func commands() map[string]command {
 			usage: "reset-password [--site DIR] [--password-stdin] EMAIL", example: "cms reset-password --site ./my-site admin@example.com"},
 		"snapshot": {summary: "write the entry index snapshot (.cms/) after copying a site into place", run: cmdSnapshot,
 			usage: "snapshot [--site DIR]", example: "cms snapshot --site /mnt/site"},
+		"seo": {summary: "audit a site's SEO; exit status 1 on errors (for CI)", run: cmdSEO,
+			usage: "seo report [--dir DIR] [--site HANDLE] [--json]", example: "cms seo report --dir ./my-site --site default --json"},
 		"version": {summary: "print the version", run: cmdVersion, usage: "version", example: "cms version"},
 	}
 }
