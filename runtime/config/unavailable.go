@@ -18,7 +18,6 @@ func unavailable() []unavailableKey {
 	return []unavailableKey{
 		{"seo.errorTracking", "recording public 404s", func(c *Config) bool { return c.SEO.ErrorTracking }},
 		{"seo.redirects", "authored redirects", func(c *Config) bool { return c.SEO.Redirects }},
-		{"seo.allowedRedirectOrigins", "origins authored redirects may point to", func(c *Config) bool { return len(c.SEO.AllowedRedirectOrigins) > 0 }},
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
 		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
 		{"git.enabled", "committing and pushing content changes", func(c *Config) bool { return c.Git.Enabled }},
