@@ -2,10 +2,12 @@ package redirects_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"cms/content"
 	"cms/content/seo/redirects"
@@ -364,4 +366,82 @@ func FuzzNormalizePath(f *testing.F) {
 			t.Fatalf("IsNormal(%q) but it normalises to %q", p, n)
 		}
 	})
+}
+
+func TestApplies(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		method, path, cp string
+		want             bool
+	}{
+		{"GET", "/old", "", true},
+		{"HEAD", "/old", "", true},
+		{"POST", "/old", "", false},
+		{"PUT", "/old", "", false},
+		{"DELETE", "/old", "", false},
+		{"GET", "/api/public/entries/blog", "", false},
+		{"GET", "/api", "", false},
+		{"GET", "/cp/entries", "", false},
+		{"GET", "/cp", "", false},
+		{"GET", "/admin/x", "/admin", false},
+		{"GET", "/cp/x", "/admin", true}, // /cp is a page when the CP lives elsewhere
+		{"GET", "/assets/photo.jpg", "", false},
+		{"GET", "/apis", "", true},
+		{"GET", "/assets-old", "", true},
+	}
+	for _, tt := range tests {
+		if got := redirects.Applies(tt.method, tt.path, tt.cp); got != tt.want {
+			t.Errorf("Applies(%s, %s, %q) = %v, want %v", tt.method, tt.path, tt.cp, got, tt.want)
+		}
+	}
+}
+
+// FuzzNormalizeDestination: an accepted destination is a fixed point, starts with one "/" or
+// is an http(s) URL on an allowed origin, and carries no control character.
+func FuzzNormalizeDestination(f *testing.F) {
+	for _, s := range []string{"/a", "https://partner.example/x?y=1#z", "//x", "javascript:x", "/a/../b", "HTTPS://PARTNER.EXAMPLE:443"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, d string) {
+		n, err := redirects.NormalizeDestination(d, allowed)
+		if err != nil {
+			return
+		}
+		if again, err := redirects.NormalizeDestination(n, allowed); err != nil || again != n {
+			t.Fatalf("%q → %q → %q, %v", d, n, again, err)
+		}
+		ok := strings.HasPrefix(n, "/") && !strings.HasPrefix(n, "//") ||
+			strings.HasPrefix(n, "https://partner.example/") || strings.HasPrefix(n, "https://partner.example:443/")
+		if !ok || strings.ContainsAny(n, "\x00\r\n\t\\") {
+			t.Fatalf("%q → %q", d, n)
+		}
+	})
+}
+
+// TestLookupDuringWrites: lookups run while redirects are written (go test -race).
+func TestLookupDuringWrites(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "r")
+	s, err := redirects.Open(redirects.Options{Dir: dir, Sites: sites, CheckEvery: time.Millisecond, NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 30 {
+			_ = save(t, s, fmt.Sprintf("r%d", i), "default", fmt.Sprintf("/o%d", i), "/n")
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			if _, _, ok := s.Lookup("default", "/o29", ""); !ok {
+				t.Error("the last write is not seen")
+			}
+			return
+		default:
+			s.Lookup("default", "/o1", "q=1")
+		}
+	}
 }

@@ -434,3 +434,22 @@ func (s *Store) Moved(site, oldPath, newPath string) ([]Redirect, error) {
 	}
 	return append(written, r), nil
 }
+
+// Applies reports whether a request may be redirected at all: GET and HEAD only, and never the
+// API, the Control Panel (cpPath, "/cp" by default) or asset files. The site group asks this
+// before Lookup.
+func Applies(method, path, cpPath string) bool {
+	if method != "GET" && method != "HEAD" {
+		return false
+	}
+	if cpPath == "" {
+		cpPath = "/cp"
+	}
+	cpPath = "/" + strings.Trim(cpPath, "/")
+	for _, p := range []string{"/api", cpPath, "/assets"} {
+		if path == p || strings.HasPrefix(path, p+"/") {
+			return false
+		}
+	}
+	return true
+}
