@@ -32,6 +32,8 @@ func Redirects(s *wire.Services) (*redirects.Store, error) {
 			AllowedOrigins: c.SEO.AllowedRedirectOrigins,
 			Now:            s.Now,
 			Log:            s.Log.With("component", "seo.redirects"),
+			// The SEO group and the entries group (automatic 301s) both write redirects.
+			LockFile: filepath.Join(s.SitePath(".cms"), "redirects.lock"),
 		})
 	})
 }

@@ -23,7 +23,8 @@ var allowed = []string{"https://partner.example"}
 func open(t *testing.T) (*redirects.Store, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "content", "seo", "redirects")
-	s, err := redirects.Open(redirects.Options{Dir: dir, Sites: sites, AllowedOrigins: allowed, CheckEvery: -1, NoSync: true})
+	s, err := redirects.Open(redirects.Options{Dir: dir, Sites: sites, AllowedOrigins: allowed, CheckEvery: -1, NoSync: true,
+		LockFile: filepath.Join(filepath.Dir(dir), ".cms", "redirects.lock")})
 	if err != nil {
 		t.Fatal(err)
 	}

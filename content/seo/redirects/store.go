@@ -34,6 +34,10 @@ type Options struct {
 	Now        func() time.Time
 	Log        *slog.Logger
 	NoSync     bool // skip fsyncs (tests)
+	// LockFile, if set, is locked (flock) around every write, because two processes write
+	// redirects: the SEO API and the entries group (automatic 301s). It belongs outside the
+	// content folder (.cms/), so it never reaches Git.
+	LockFile string
 }
 
 // Store reads and writes the redirect files. Lookups read an immutable snapshot; writes are
@@ -301,6 +305,11 @@ const (
 func (s *Store) Save(r Redirect, expectedRevision string) (Redirect, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unlock, err := s.crossLock()
+	if err != nil {
+		return r, false, err
+	}
+	defer unlock()
 	if _, err := s.refreshLocked(); err != nil {
 		return r, false, err
 	}
@@ -349,6 +358,11 @@ func (s *Store) write(r Redirect) error {
 func (s *Store) Delete(id, expectedRevision string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unlock, err := s.crossLock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if _, err := s.refreshLocked(); err != nil {
 		return err
 	}
@@ -399,6 +413,11 @@ func (s *Store) Moved(site, oldPath, newPath string) ([]Redirect, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unlock, err := s.crossLock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if _, err := s.refreshLocked(); err != nil {
 		return nil, err
 	}
@@ -452,4 +471,23 @@ func Applies(method, path, cpPath string) bool {
 		}
 	}
 	return true
+}
+
+// crossLock takes the lock file shared with other processes (s.mu held).
+func (s *Store) crossLock() (func(), error) {
+	if s.o.LockFile == "" {
+		return func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(s.o.LockFile), 0o755); err != nil {
+		return nil, content.Internalf("redirects.lock", s.o.LockFile, err)
+	}
+	f, err := os.OpenFile(s.o.LockFile, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, content.Internalf("redirects.lock", s.o.LockFile, err)
+	}
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, content.Internalf("redirects.lock", s.o.LockFile, err)
+	}
+	return func() { _ = unlockFile(f); f.Close() }, nil
 }
