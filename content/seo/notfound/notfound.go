@@ -64,9 +64,12 @@ type Options struct {
 	Sites []string
 	// RetentionDays is seo.reportRetentionDays: a record not seen for longer is dropped.
 	RetentionDays int
-	Now           func() time.Time
-	Log           *slog.Logger
-	NoSync        bool // skip fsyncs (tests)
+	// WriteEvery is how often changed records are written while observations arrive: 0 means
+	// every second, negative after every batch. Flush and Close write at once.
+	WriteEvery time.Duration
+	Now        func() time.Time
+	Log        *slog.Logger
+	NoSync     bool // skip fsyncs (tests)
 }
 
 // Tracker records not-found observations. It is safe for concurrent use.
@@ -88,7 +91,8 @@ type Tracker struct {
 
 type siteRecords struct {
 	list  []Observation
-	stamp stamp // of the file as last read or written
+	index map[string]int // path → position in list; nil after list changes shape
+	stamp stamp          // of the file as last read or written
 }
 
 type stamp struct {
@@ -113,6 +117,9 @@ func Open(o Options) (*Tracker, error) {
 	}
 	if o.RetentionDays < 1 {
 		o.RetentionDays = 90
+	}
+	if o.WriteEvery == 0 {
+		o.WriteEvery = time.Second
 	}
 	if o.Dir == "" {
 		return nil, errors.New("notfound: Dir is required")
@@ -196,36 +203,39 @@ func refOrigin(r string) *string {
 	return &o
 }
 
-// run is the writer: it merges what is queued into the records and writes each site changed.
+// run is the writer: it merges what is queued into the records, a batch at a time, and
+// writes the sites changed at most once per WriteEvery (at once for a flush or on Close), so a
+// flood of 404s costs one file write a second, not one per observation.
 func (t *Tracker) run() {
 	defer close(t.done)
+	dirty := map[string]bool{}
+	var batch []Observation
+	var flushes []chan struct{}
+	var timer *time.Timer
+	var due <-chan time.Time
 	stop := false
+	handle := func(it item) {
+		switch {
+		case it.stop:
+			stop = true
+		case it.flushed != nil:
+			flushes = append(flushes, it.flushed)
+		default:
+			batch = append(batch, it.obs)
+		}
+	}
 	for !stop {
-		var it item
+		fired := false
 		select {
-		case it = <-t.queue:
+		case it := <-t.queue:
+			handle(it)
+		case <-due:
+			fired, due = true, nil
 		case <-t.stopped:
-			it.stop = true
+			stop = true
 		}
-		dirty := map[string]bool{}
-		var flushes []chan struct{}
-		handle := func(it item) {
-			if it.stop {
-				stop = true
-				return
-			}
-			if it.flushed != nil {
-				flushes = append(flushes, it.flushed)
-				return
-			}
-			dirty[it.obs.Site] = true
-			t.mu.Lock()
-			t.merge(it.obs)
-			t.mu.Unlock()
-		}
-		handle(it)
 	drain:
-		for {
+		for len(batch) < QueueSize {
 			select {
 			case it := <-t.queue:
 				handle(it)
@@ -233,37 +243,72 @@ func (t *Tracker) run() {
 				break drain
 			}
 		}
-		t.mu.Lock()
-		for site := range dirty {
-			if err := t.writeLocked(site); err != nil {
-				t.o.Log.Error("not-found observations not written", "site", site, "err", err)
+		if len(batch) > 0 {
+			t.mu.Lock()
+			loaded := map[string]*siteRecords{}
+			for _, o := range batch {
+				sr := loaded[o.Site]
+				if sr == nil {
+					sr = t.loadLocked(o.Site)
+					loaded[o.Site] = sr
+				}
+				sr.merge(o)
+				dirty[o.Site] = true
+				if len(sr.list) >= 2*MaxRecords { // memory stays bounded between writes
+					sr.list, sr.index = t.prune(sr.list), nil
+				}
+			}
+			t.mu.Unlock()
+			batch = batch[:0]
+		}
+		if len(dirty) > 0 {
+			if fired || stop || len(flushes) > 0 || t.o.WriteEvery < 0 {
+				t.mu.Lock()
+				for site := range dirty {
+					if err := t.writeLocked(site); err != nil {
+						t.o.Log.Error("not-found observations not written", "site", site, "err", err)
+					}
+				}
+				t.mu.Unlock()
+				clear(dirty)
+				if timer != nil {
+					timer.Stop()
+					timer, due = nil, nil
+				}
+			} else if due == nil {
+				timer = time.NewTimer(t.o.WriteEvery)
+				due = timer.C
 			}
 		}
-		t.mu.Unlock()
 		for _, f := range flushes {
 			close(f)
 		}
+		flushes = flushes[:0]
 	}
 }
 
-// merge adds one observation to its site's records (t.mu held).
-func (t *Tracker) merge(o Observation) {
-	sr := t.loadLocked(o.Site)
-	for i := range sr.list {
-		r := &sr.list[i]
-		if r.Path == o.Path {
-			r.Hits++
-			r.LastSeen = o.LastSeen
-			if o.Query != nil {
-				r.Query = o.Query
-			}
-			if o.ReferrerOrigin != nil {
-				r.ReferrerOrigin = o.ReferrerOrigin
-			}
-			return
+// merge adds one observation to a site's records.
+func (sr *siteRecords) merge(o Observation) {
+	if sr.index == nil {
+		sr.index = make(map[string]int, len(sr.list))
+		for i, r := range sr.list {
+			sr.index[r.Path] = i
 		}
 	}
+	if i, ok := sr.index[o.Path]; ok {
+		r := &sr.list[i]
+		r.Hits++
+		r.LastSeen = o.LastSeen
+		if o.Query != nil {
+			r.Query = o.Query
+		}
+		if o.ReferrerOrigin != nil {
+			r.ReferrerOrigin = o.ReferrerOrigin
+		}
+		return
+	}
 	o.OpaqueID = newID()
+	sr.index[o.Path] = len(sr.list)
 	sr.list = append(sr.list, o)
 }
 
@@ -288,7 +333,7 @@ func (t *Tracker) loadLocked(site string) *siteRecords {
 	info, err := os.Stat(t.file(site))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && sr.stamp != (stamp{}) {
-			sr.list, sr.stamp = nil, stamp{}
+			sr.list, sr.index, sr.stamp = nil, nil, stamp{}
 		}
 		return sr
 	}
@@ -297,7 +342,7 @@ func (t *Tracker) loadLocked(site string) *siteRecords {
 		return sr
 	}
 	sr.stamp = st
-	sr.list = nil
+	sr.list, sr.index = nil, nil
 	b, err := os.ReadFile(t.file(site))
 	if err == nil && len(b) > MaxFileBytes {
 		err = fmt.Errorf("larger than %d bytes", MaxFileBytes)
@@ -335,7 +380,7 @@ func (t *Tracker) writeLocked(site string) error {
 	if sr == nil {
 		return nil
 	}
-	sr.list = t.prune(sr.list)
+	sr.list, sr.index = t.prune(sr.list), nil
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -371,7 +416,7 @@ func (t *Tracker) List(site string) ([]Observation, error) {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return slices.Clone(t.prune(t.loadLocked(site).list)), nil
+	return t.prune(slices.Clone(t.loadLocked(site).list)), nil
 }
 
 // Get returns one record of site, or a NotFound error.
@@ -403,7 +448,7 @@ func (t *Tracker) Delete(id string) (Observation, error) {
 			continue
 		}
 		o := sr.list[i]
-		sr.list = slices.Delete(sr.list, i, i+1)
+		sr.list, sr.index = slices.Delete(sr.list, i, i+1), nil
 		if err := t.writeLocked(site); err != nil {
 			return o, content.Internalf("notfound.Delete", site, err)
 		}
@@ -421,7 +466,7 @@ func (t *Tracker) DeletePath(site, path string) error {
 	}
 	sr := t.loadLocked(site)
 	n := len(sr.list)
-	sr.list = slices.DeleteFunc(sr.list, func(o Observation) bool { return o.Path == path })
+	sr.list, sr.index = slices.DeleteFunc(sr.list, func(o Observation) bool { return o.Path == path }), nil
 	if len(sr.list) == n {
 		return nil
 	}

@@ -319,7 +319,7 @@ func (s *Store) Save(r Redirect, expectedRevision string) (Redirect, bool, error
 	sn := s.snap.Load()
 	cur, exists := sn.files[r.ID+".yaml"]
 	if _, onDisk := sn.stamps[r.ID+".yaml"]; onDisk && !exists && expectedRevision == "" {
-		exists = true // a broken hand-edited file is replaced only on purpose
+		exists = true // a broken hand-edited file is replaced (200, not 201); no revision matches it
 		cur.Revision = "broken"
 	}
 	if expectedRevision != "" && (!exists || cur.Revision != expectedRevision) {
