@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"net/url"
+	"strings"
 
 	"cms/content"
 	"cms/content/query"
@@ -17,6 +19,8 @@ type Store interface {
 	NavigationDefs() []*content.NavigationDef
 	Navigation(h string) (content.NavTree, error)
 	StatAsset(p string) (content.AssetInfo, error)
+	Taxonomies() []*content.Taxonomy
+	Terms(tax string) ([]*content.Term, error)
 }
 
 // Gather reads a site's published entries (resolved through res), its navigations and the
@@ -61,6 +65,20 @@ func Gather(st Store, res *seo.Resolver, site content.Site, rds []redirects.Redi
 				}
 			}
 			in.Records = append(in.Records, rec)
+		}
+	}
+	for _, tx := range st.Taxonomies() {
+		if tx.Route == "" {
+			continue
+		}
+		terms, err := st.Terms(tx.Handle)
+		if err != nil {
+			continue // a broken taxonomy is cms check's to report
+		}
+		for _, t := range terms {
+			p := strings.ReplaceAll(tx.Route, "{slug}", url.PathEscape(t.Slug))
+			p = strings.ReplaceAll(p, "{taxonomy}", url.PathEscape(tx.Handle))
+			in.KnownPaths = append(in.KnownPaths, p)
 		}
 	}
 	for _, d := range st.NavigationDefs() {

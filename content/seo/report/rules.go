@@ -46,6 +46,9 @@ type Input struct {
 	AssetExists func(path string) bool
 	// SocialImages is seo.socialImages: with generated images on, a missing image is no issue.
 	SocialImages bool
+	// KnownPaths are other public paths links may lead to (taxonomy term pages, /sitemap.xml):
+	// not audited, but not broken either.
+	KnownPaths []string
 }
 
 // Audit runs every rule and returns the report.
@@ -56,6 +59,11 @@ func Audit(in Input, now time.Time) *Report {
 			a.pages[r.Path] = r
 		}
 	}
+	known := map[string]bool{"/sitemap.xml": true, "/robots.txt": true, "/humans.txt": true}
+	for _, p := range in.KnownPaths {
+		known[cleanPath(p)] = true
+	}
+	a.known = known
 	for _, r := range in.Redirects {
 		if r.Enabled {
 			if _, dup := a.redirect[r.Source]; !dup {
@@ -82,6 +90,7 @@ type audit struct {
 	pages    map[string]*Record
 	redirect map[string]redirects.Redirect // enabled, by source
 	linked   map[string]bool               // paths linked from a body or a navigation
+	known    map[string]bool               // other public paths (KnownPaths)
 	issues   []Issue
 }
 
@@ -195,7 +204,7 @@ func (a *audit) target(p string) string {
 		return "page"
 	case a.redirect[p].ID != "":
 		return "redirect"
-	case p == "/":
+	case p == "/" || a.known[p]:
 		return "page" // the home page is a template page even without an entry
 	case strings.HasPrefix(p, "/assets/"):
 		if a.in.AssetExists != nil {
