@@ -116,10 +116,12 @@ status: published
 		name, config string
 		redirects    int // status of GET /api/seo/redirects
 		caps         bool
+		readOnly     bool // the site folder is read-only: 404 tracking is off
 	}{
-		{"on", "watch: none\n", 200, true},
-		{"redirects off", "watch: none\nseo: {redirects: false}\n", 404, true},
-		{"seo off", "watch: none\nseo: {enabled: false}\n", 404, false},
+		{"on", "watch: none\n", 200, true, false},
+		{"redirects off", "watch: none\nseo: {redirects: false}\n", 404, true, false},
+		{"seo off", "watch: none\nseo: {enabled: false}\n", 404, false, false},
+		{"read-only", "watch: none\n", 200, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -128,6 +130,12 @@ status: published
 			cfg, _, err := config.Load(dir, func(string) string { return "" })
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.readOnly {
+				// What a read-only site folder switches off (logged once at start-up); the
+				// store itself stays writable here so that the test can sign in.
+				wire.ApplyReadOnly(&cfg)
+				cfg.ReadOnly = false
 			}
 			s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
 			if err != nil {
@@ -161,7 +169,14 @@ status: published
 			if w := do("GET", "/api/seo/redirects", login.Token, ""); w.Code != tc.redirects {
 				t.Errorf("GET /api/seo/redirects = %d %s", w.Code, w.Body)
 			}
-			if tc.redirects == 200 {
+			wantNF := 200
+			if tc.readOnly || !tc.caps {
+				wantNF = 404
+			}
+			if w := do("GET", "/api/seo/not-found", login.Token, ""); w.Code != wantNF {
+				t.Errorf("GET /api/seo/not-found = %d %s", w.Code, w.Body)
+			}
+			if tc.redirects == 200 && !tc.readOnly {
 				// Renaming a published entry through the entries group makes a 301 the SEO group lists.
 				w := do("GET", "/api/entries/blog/first", login.Token, "")
 				var e struct{ Data struct{ ContentHash string } }
@@ -182,7 +197,8 @@ status: published
 				t.Fatal(err)
 			}
 			c := caps.Data.Capabilities
-			if c["seo:view"] != tc.caps || c["seo-reports:edit"] != tc.caps || c["seo-redirects:view"] != (tc.caps && tc.redirects == 200) {
+			if c["seo:view"] != tc.caps || c["seo-reports:edit"] != (tc.caps && !tc.readOnly) || c["seo-redirects:view"] != (tc.caps && tc.redirects == 200) ||
+				c["seo-errors:view"] != (tc.caps && !tc.readOnly) {
 				t.Errorf("capabilities = %v", c)
 			}
 		})
