@@ -3,6 +3,8 @@ package seo
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"net/http"
 	"strings"
 
@@ -89,6 +91,9 @@ func (a *api) saveRedirect(w http.ResponseWriter, r *http.Request) error {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
+		if _, syntax := errors.AsType[*json.SyntaxError](err); syntax || errors.Is(err, io.ErrUnexpectedEOF) {
+			return web.BadRequest("Request body is not valid JSON: %v", err)
+		}
 		return &content.Error{Kind: content.Invalid, Op: "seo.saveRedirect", Code: "SEO_INVALID_INPUT", Message: "The redirect is not valid JSON of the redirect's shape: " + err.Error()}
 	}
 	rd := in.Redirect

@@ -344,3 +344,20 @@ func TestFeaturesOff(t *testing.T) {
 	e := newEnv(t, allOn)
 	webtest.WantError(t, e.do(t, "GET", "/api/seo/nothing", admin, nil), 404, "NOT_FOUND")
 }
+
+func TestLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, allOn)
+	big := `{"seo":{"description":"` + strings.Repeat("x", 300<<10) + `"}}`
+	webtest.WantError(t, e.do(t, "PUT", "/api/seo/sites/default", admin, big), 413, "PAYLOAD_TOO_LARGE")
+	webtest.WantError(t, e.do(t, "POST", "/api/seo/redirects", admin, big), 413, "PAYLOAD_TOO_LARGE")
+	deep := webtest.Nested(200)
+	if w := e.do(t, "PUT", "/api/seo/sites/default", admin, deep); w.Code < 400 || w.Code == 500 {
+		t.Errorf("a deeply nested body: %d %s", w.Code, w.Body)
+	}
+	if w := e.do(t, "POST", "/api/seo/redirects", admin, deep); w.Code < 400 || w.Code == 500 {
+		t.Errorf("a deeply nested redirect: %d %s", w.Code, w.Body)
+	}
+	webtest.WantError(t, e.do(t, "POST", "/api/seo/redirects", admin, "not json"), 400, "BAD_REQUEST")
+	webtest.WantError(t, e.do(t, "POST", "/api/seo/redirects", admin, `{"status":"301"}`), 422, "SEO_INVALID_INPUT")
+}
