@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"net/http"
 	"strings"
 
@@ -53,15 +54,30 @@ func problemNames(ps []string) []string {
 
 // GET /api/seo/redirects/{id}: one redirect with its revision.
 func (a *api) getRedirect(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "seo-redirects", "view", ""); err != nil {
-		return err
-	}
-	rd, err := a.Redirects.Get(r.PathValue("id"))
+	rd, err := a.redirectFor(r, "view")
 	if err != nil {
 		return err
 	}
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: rd})
 	return nil
+}
+
+// redirectFor returns the redirect of the path's {id} when the caller may act on it: the
+// permission in the redirect's site. A caller without the permission on any site learns
+// nothing (403 before the lookup); one with it somewhere gets 404 for an unknown id.
+func (a *api) redirectFor(r *http.Request, action string) (redirects.Redirect, error) {
+	p, err := web.Authenticated(a.Auth, r)
+	if err != nil {
+		return redirects.Redirect{}, err
+	}
+	if !p.Can("seo-redirects", action, "") && !slices.ContainsFunc(a.Sites, func(s content.Site) bool { return p.Can("seo-redirects", action, s.Handle) }) {
+		return redirects.Redirect{}, p.Require("seo-redirects", action, "")
+	}
+	rd, err := a.Redirects.Get(r.PathValue("id"))
+	if err != nil {
+		return rd, err
+	}
+	return rd, p.Require("seo-redirects", action, rd.Site)
 }
 
 // redirectInput is a redirect, bare or wrapped as {redirect, expectedRevision}.
@@ -137,14 +153,15 @@ func (a *api) saveRedirect(w http.ResponseWriter, r *http.Request) error {
 
 // DELETE /api/seo/redirects/{id}: remove a redirect (?expectedRevision= or If-Match).
 func (a *api) deleteRedirect(w http.ResponseWriter, r *http.Request) error {
-	if _, err := web.Require(a.Auth, r, "seo-redirects", "delete", ""); err != nil {
+	rd, err := a.redirectFor(r, "delete")
+	if err != nil {
 		return err
 	}
 	rev, err := revisionOf(r)
 	if err != nil {
 		return err
 	}
-	if err := a.Redirects.Delete(r.PathValue("id"), rev); err != nil {
+	if err := a.Redirects.Delete(rd.ID, rev); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -154,8 +154,8 @@ func TestAuthorisationMatrix(t *testing.T) {
 		{"GET", "/api/seo/redirects?site=default", nil, "seo-redirects:view", true},
 		{"POST", "/api/seo/redirects", map[string]any{"id": "m", "site": "default", "source": "/m", "destination": "/n", "enabled": true}, "seo-redirects:edit", true},
 		{"PUT", "/api/seo/redirects", map[string]any{"id": "m", "site": "default", "source": "/m", "destination": "/o", "enabled": true}, "seo-redirects:edit", true},
-		{"GET", "/api/seo/redirects/keep", nil, "seo-redirects:view", false},
-		{"DELETE", "/api/seo/redirects/m", nil, "seo-redirects:delete", false},
+		{"GET", "/api/seo/redirects/keep", nil, "seo-redirects:view", true},
+		{"DELETE", "/api/seo/redirects/m", nil, "seo-redirects:delete", true},
 		{"GET", "/api/seo/not-found?site=default", nil, "seo-errors:view", true},
 		{"POST", "/api/seo/not-found/promote", map[string]any{"site": "default", "source": "/p", "destination": "/q"}, "seo-redirects:create", true},
 		{"DELETE", "/api/seo/not-found/" + obs[0].OpaqueID, nil, "seo-errors:delete", false},
@@ -270,6 +270,12 @@ func TestRedirectsAPI(t *testing.T) {
 	if w = e.do(t, "GET", "/api/seo/redirects?site=fr", admin, nil); !strings.Contains(w.Body.String(), `"total":1`) {
 		t.Errorf("fr list = %s", w.Body)
 	}
+	// By id, a grant scoped to fr reaches fr's redirect and not default's.
+	if w = e.do(t, "GET", "/api/seo/redirects/f", frOnly, nil); w.Code != 200 {
+		t.Errorf("fr reads its redirect: %d %s", w.Code, w.Body)
+	}
+	webtest.WantError(t, e.do(t, "GET", "/api/seo/redirects/"+created.Data.ID, frOnly, nil), 403, "AUTHORIZATION_ERROR")
+	webtest.WantError(t, e.do(t, "DELETE", "/api/seo/redirects/"+created.Data.ID, frOnly, nil), 403, "AUTHORIZATION_ERROR")
 	webtest.WantError(t, e.do(t, "GET", "/api/seo/redirects/nosuch", admin, nil), 404, "SEO_NOT_FOUND")
 	if w = e.do(t, "DELETE", "/api/seo/redirects/f", admin, nil); w.Code != 204 {
 		t.Errorf("delete = %d", w.Code)
