@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"slices"
 	"net/http"
+	"slices"
 	"strings"
 
 	"cms/content"
