@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/fsstore"
 	"cms/content/seo"
 	"cms/content/seo/redirects"
 	"cms/content/seo/report"
@@ -94,4 +95,28 @@ func printReport(e env, r *report.Report) {
 	s := r.Summary
 	fmt.Fprintf(e.stdout, "site %s: score %d/100, %d records, %d issues (%d critical, %d error, %d warning, %d info)\n",
 		r.Site, r.Score, r.Records, s.Total, s.Critical, s.Error, s.Warning, s.Info)
+}
+
+// checkRedirects reports redirect files that are skipped (a wrong key, a javascript:
+// destination, an id that is not the file name, a second redirect of one source).
+func checkRedirects(_ *fsstore.Store, cfg config.Config) []fsstore.Problem {
+	if !cfg.SEO.Enabled || !cfg.SEO.Redirects {
+		return nil
+	}
+	rel := filepath.ToSlash(filepath.Join(cfg.ContentPath, filepath.FromSlash(seoops.RedirectsDir)))
+	dir := filepath.Join(cfg.SiteDir, filepath.FromSlash(rel))
+	rs, err := redirects.Open(redirects.Options{Dir: dir, Sites: cfg.SEOSites(), AllowedOrigins: cfg.SEO.AllowedRedirectOrigins})
+	if err != nil {
+		return []fsstore.Problem{{File: rel, Message: err.Error()}}
+	}
+	var out []fsstore.Problem
+	for _, p := range rs.Problems() {
+		file, msg, ok := strings.Cut(p, ": ")
+		if name, in := strings.CutPrefix(file, dir+string(filepath.Separator)); ok && in {
+			out = append(out, fsstore.Problem{File: rel + "/" + filepath.ToSlash(name), Message: msg})
+		} else {
+			out = append(out, fsstore.Problem{File: rel, Message: p})
+		}
+	}
+	return out
 }

@@ -58,3 +58,35 @@ See [this](/blog/nowhere).
 		t.Error("an unknown subcommand is accepted")
 	}
 }
+
+// cms check names a redirect file that is skipped.
+func TestCheckReportsBadRedirects(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, `
+-- resources/collections/blog.yaml --
+title: Blog
+-- content/seo/redirects/good.yaml --
+version: 1
+id: good
+site: default
+source: /a
+destination: /b
+status: 301
+enabled: true
+-- content/seo/redirects/js.yaml --
+version: 1
+id: js
+site: default
+source: /x
+destination: javascript:alert(1)
+status: 301
+enabled: true
+`)
+	out, err := runCmd(t, nil, "check", "--site", dir)
+	if code, ok := err.(exitError); !ok || code != 1 {
+		t.Fatalf("err = %v, want exit 1\n%s", err, out)
+	}
+	if !strings.Contains(out, "content/seo/redirects/js.yaml: ") || !strings.Contains(out, "destination") || strings.Contains(out, "good.yaml") {
+		t.Errorf("output:\n%s", out)
+	}
+}
