@@ -197,8 +197,9 @@ type Permission struct {
 
 // Resources and actions a role can grant: the spec's nine, and git (git sync).
 var (
-	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings", "tokens", "git"}
-	Actions   = []string{"view", "create", "edit", "delete", "publish"}
+	Resources = []string{"collections", "entries", "assets", "users", "globals", "taxonomies", "forms", "navigation", "settings",
+		"tokens", "git", "seo", "seo-reports", "seo-redirects", "seo-errors"}
+	Actions = []string{"view", "create", "edit", "delete", "publish"}
 )
 
 // User is an account from users/{id}.yaml. PasswordHash never leaves the server.

@@ -20,7 +20,7 @@ type checkFunc func(st *fsstore.Store, cfg config.Config) []fsstore.Problem
 
 // siteChecks are the checks `cms check` runs beyond the store's own load problems.
 func siteChecks() []checkFunc {
-	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation, checkBlueprintLists, checkSEOKeys}
+	return []checkFunc{checkBlueprints, checkFormsAndHooks, checkNavigation, checkBlueprintLists, checkSEOKeys, checkRedirects}
 }
 
 func cmdCheck(ctx context.Context, e env, args []string) error {

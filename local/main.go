@@ -113,6 +113,8 @@ func commands() map[string]command {
 		"token": {summary: "create, list or revoke API tokens (service tokens for frontends and CI)", run: cmdToken,
 			usage:   "token create [--site DIR] --name NAME --role ROLE [--expires 90d] [--user ID] | cms token list [--site DIR] | cms token revoke [--site DIR] ID",
 			example: "cms token create --site ./my-site --name 'Site build' --role reader --expires 30d"},
+		"seo": {summary: "audit a site's SEO; exit status 1 on errors (for CI)", run: cmdSEO,
+			usage: "seo report [--dir DIR] [--site HANDLE] [--json]", example: "cms seo report --dir ./my-site --site default --json"},
 		"version": {summary: "print the version", run: cmdVersion, usage: "version", example: "cms version"},
 	}
 }

@@ -3,9 +3,13 @@ package fsstore
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"slices"
 	"strings"
 
 	"cms/content"
+	"cms/content/frontmatter"
+	"cms/content/internal/atomicfile"
 	"cms/content/seo"
 )
 
@@ -126,4 +130,155 @@ func (s *Store) SEOSection(kind, handle string) (*content.Map, error) {
 		return nil, nil
 	}
 	return d.values, d.err
+}
+
+// seoDocLock serialises writers of SEO documents, so a revision check and its write are one step.
+const seoDocLock = "\x00seo-docs"
+
+// seoDocPath returns the file of an SEO document: kind "site" (handle = the site) or a section
+// kind ("collection", "taxonomy").
+func (s *Store) seoDocPath(op, kind, handle string) (string, error) {
+	if !content.ValidHandle(handle) {
+		return "", content.NotFoundf(op, handle, "SEO document %q not found", handle)
+	}
+	if kind == "site" {
+		return s.yamlFile(s.resourcePath("seo", "sites"), handle), nil
+	}
+	if !slices.Contains(seoSectionKinds, kind) {
+		return "", content.NotFoundf(op, kind, "SEO section kind %q not found (collection or taxonomy)", kind)
+	}
+	return s.yamlFile(s.resourcePath("seo", "sections", kind), handle), nil
+}
+
+// SEODocumentCode is the code of the SEO documents' revision conflicts (notes 14.8).
+const SEODocumentCode = "SEO_REVISION_CONFLICT"
+
+// SEODocument reads an SEO document fresh from its file: its `seo:` value (an empty map when
+// the file has none) and its revision, the SHA-256 hex of the file's bytes. A missing file is a
+// NotFound error; one that does not parse is an Invalid error naming the file's problem.
+func (s *Store) SEODocument(kind, handle string) (*content.Map, string, error) {
+	const op = "fsstore.SEODocument"
+	p, err := s.seoDocPath(op, kind, handle)
+	if err != nil {
+		return nil, "", err
+	}
+	raw, err := s.root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", content.NotFoundf(op, p, "SEO document %s/%s not found", kind, handle)
+	}
+	if err != nil {
+		return nil, "", content.Internalf(op, p, err)
+	}
+	m, err := frontmatter.ParseYAMLMap(raw, 1)
+	if err != nil {
+		return nil, hashBytes(raw), content.Invalidf(op, "The SEO document does not parse: %v", err)
+	}
+	v, _ := m.Value("seo").(*content.Map)
+	if v == nil {
+		v = content.NewMap(0)
+	}
+	return v, hashBytes(raw), nil
+}
+
+// SaveSEODocument validates values as SeoValues and writes the document
+// {version: 1, kind, site | section + handle, seo}. A non-empty wantRevision must be the
+// current file's revision (a missing file has none), else a Conflict error. It returns the new
+// revision and whether the file is new.
+func (s *Store) SaveSEODocument(kind, handle string, values *content.Map, wantRevision string) (string, bool, error) {
+	const op = "fsstore.SaveSEODocument"
+	if err := s.writable(op); err != nil {
+		return "", false, err
+	}
+	p, err := s.seoDocPath(op, kind, handle)
+	if err != nil {
+		return "", false, err
+	}
+	if _, err := seo.ParseValues(values); err != nil {
+		return "", false, &content.Error{Kind: content.Invalid, Op: op, Code: "SEO_INVALID_INPUT", Message: "The SEO values are invalid: " + err.Error(),
+			Fields: map[string][]string{"seo": {err.Error()}}}
+	}
+	unlock := s.lock(seoDocLock)
+	defer unlock()
+	cur := ""
+	raw, err := s.root.ReadFile(p)
+	switch {
+	case err == nil:
+		cur = hashBytes(raw)
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", false, content.Internalf(op, p, err)
+	}
+	if wantRevision != "" && wantRevision != cur {
+		return "", false, &content.Error{Kind: content.Conflict, Op: op, Path: p, Code: SEODocumentCode,
+			Message: "The SEO document has been modified since it was loaded; reload it and try again"}
+	}
+	m := content.NewMap(5)
+	m.Set("version", int64(1))
+	if kind == "site" {
+		m.Set("kind", "site")
+		m.Set("site", handle)
+	} else {
+		m.Set("kind", "section")
+		m.Set("section", kind)
+		m.Set("handle", handle)
+	}
+	m.Set("seo", values)
+	out, err := frontmatter.MarshalYAML(m)
+	if err != nil {
+		return "", false, encodeFailed(op, p, err)
+	}
+	if err := atomicfile.Write(s.root, p, out, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil {
+		return "", false, content.Internalf(op, p, err)
+	}
+	s.invalidateDefinitions()
+	return hashBytes(out), cur == "", nil
+}
+
+// DeleteSEODocument removes an SEO document; a non-empty wantRevision must match.
+func (s *Store) DeleteSEODocument(kind, handle, wantRevision string) error {
+	const op = "fsstore.DeleteSEODocument"
+	if err := s.writable(op); err != nil {
+		return err
+	}
+	p, err := s.seoDocPath(op, kind, handle)
+	if err != nil {
+		return err
+	}
+	unlock := s.lock(seoDocLock)
+	defer unlock()
+	raw, err := s.root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return content.NotFoundf(op, p, "SEO document %s/%s not found", kind, handle)
+	}
+	if err != nil {
+		return content.Internalf(op, p, err)
+	}
+	if wantRevision != "" && wantRevision != hashBytes(raw) {
+		return &content.Error{Kind: content.Conflict, Op: op, Path: p, Code: SEODocumentCode,
+			Message: "The SEO document has been modified since it was loaded; reload it and try again"}
+	}
+	if err := atomicfile.Remove(s.root, p, atomicfile.Options{NoSync: s.opts.NoSync}); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return content.Internalf(op, p, err)
+	}
+	s.invalidateDefinitions()
+	return nil
+}
+
+// SEODocumentHandles lists the handles of the SEO documents of a kind ("site", "collection",
+// "taxonomy"), sorted, whether they validate or not.
+func (s *Store) SEODocumentHandles(kind string) []string {
+	d := s.definitions().seo
+	var out []string
+	if kind == "site" {
+		for h := range d.sites {
+			out = append(out, h)
+		}
+	} else {
+		for k := range d.sections {
+			if h, ok := strings.CutPrefix(k, kind+"/"); ok {
+				out = append(out, h)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -89,6 +89,10 @@ type Deps struct {
 	PublicBasePath string
 	// APIDoc, when set, is served to signed-in callers at GET /api/openapi.json.
 	APIDoc *apidoc.Doc
+	// Moved, if set, is told when an update changes a published entry's public URL (its slug,
+	// or a date its route uses), so that a 301 from the old URL is made (seo.redirects).
+	// Unpublishing and deleting are not moves. Its error is logged: the entry is saved by then.
+	Moved func(oldPath, newPath string) error
 }
 
 type api struct {

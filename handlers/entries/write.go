@@ -178,6 +178,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	if saved.Slug != slug {
 		a.cache.Delete(fragKey(c.Handle, slug))
 	}
+	a.moved(c, cur, saved)
 	body, newHash, err := a.remember(c, saved)
 	if err != nil {
 		return err
@@ -185,6 +186,20 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("ETag", `"`+newHash+`"`)
 	writeData(w, http.StatusOK, body)
 	return nil
+}
+
+// moved tells Deps.Moved when a published entry stays published at another public URL.
+func (a *api) moved(c *content.Collection, before, after *content.Entry) {
+	if a.Moved == nil || !before.Published() || !after.Published() {
+		return
+	}
+	from, to := content.EntryURL(c, before), content.EntryURL(c, after)
+	if from == "" || to == "" || from == to {
+		return
+	}
+	if err := a.Moved(from, to); err != nil {
+		a.Log.Error("no redirect from the entry's old URL", "collection", c.Handle, "from", from, "to", to, "err", err)
+	}
 }
 
 func staleError(op, submitted, current string) error {

@@ -121,9 +121,15 @@ func (a *api) capabilities(w http.ResponseWriter, r *http.Request) error {
 		}
 		entries[c.Handle] = acts
 	}
+	caps := p.Capabilities()
+	for _, res := range a.Unavailable {
+		for _, act := range content.Actions {
+			caps[res+":"+act] = false
+		}
+	}
 	noStore(w)
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: Capabilities{
-		Capabilities: p.Capabilities(),
+		Capabilities: caps,
 		Scopes:       map[string]map[string]map[string]bool{"entries": entries},
 	}})
 	return nil

@@ -31,9 +31,9 @@ const (
 	maxPermissions = 200
 )
 
-// roleResources are the resources a role may grant: content.Resources plus those newer sites use
-// (SEO), so their role files can be edited here.
-var roleResources = append(append([]string{}, content.Resources...), "seo", "seo-reports", "seo-redirects", "seo-errors")
+// roleResources are the resources a role may grant: the spec's nine plus those newer features
+// add (API tokens, git sync, SEO), all in content.Resources.
+var roleResources = append([]string{}, content.Resources...)
 
 // decodeObject parses a JSON body that must be an object. Malformed JSON is a 400; any other JSON
 // value, or one nested deeper than content.MaxNesting, is a 422.

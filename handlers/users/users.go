@@ -110,6 +110,9 @@ type Deps struct {
 	SecureCookies bool
 	Log           *slog.Logger
 	Now           func() time.Time
+	// Unavailable are resources whose feature is switched off (seo.* of the configuration):
+	// capabilities report every action on them false, whatever the roles grant.
+	Unavailable []string
 }
 
 // maxBody bounds request bodies of the group.

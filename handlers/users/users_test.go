@@ -90,7 +90,7 @@ func TestMeAndCapabilities(t *testing.T) {
 	w = e.do(t, webtest.Request{Path: "/api/users/capabilities", Token: tok})
 	var caps struct{ Data users.Capabilities }
 	webtest.DecodeJSON(t, w, &caps)
-	if caps.Data.Capabilities["entries:view"] || caps.Data.Capabilities["users:view"] || len(caps.Data.Capabilities) != 55 { // 11 resources (tokens and git included) x 5 actions
+	if caps.Data.Capabilities["entries:view"] || caps.Data.Capabilities["users:view"] || len(caps.Data.Capabilities) != 75 { // 15 resources (tokens, git and the four SEO ones included) x 5 actions
 		t.Errorf("capabilities = %v: a scoped grant must not show as global", caps.Data.Capabilities)
 	}
 	blog, pages := caps.Data.Scopes["entries"]["blog"], caps.Data.Scopes["entries"]["pages"]

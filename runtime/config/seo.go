@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"cms/content"
@@ -22,6 +23,31 @@ func (c *Config) SEOConfig() seo.Config {
 		StructuredData:          c.SEO.Enabled && c.SEO.StructuredData,
 		AllowExternalCanonicals: c.SEO.AllowExternalCanonicals,
 	}
+}
+
+// SEOUnavailable lists the SEO permission resources whose feature is off: seo.enabled false
+// switches off all four, seo.reports, seo.redirects and seo.errorTracking their own.
+func (c *Config) SEOUnavailable() []string {
+	if !c.SEO.Enabled {
+		return []string{"seo", "seo-reports", "seo-redirects", "seo-errors"}
+	}
+	var out []string
+	for res, on := range map[string]bool{"seo-reports": c.SEO.Reports, "seo-redirects": c.SEO.Redirects, "seo-errors": c.SEO.ErrorTracking} {
+		if !on {
+			out = append(out, res)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// SEOSites are the configured sites as the SEO packages take them.
+func (c *Config) SEOSites() []content.Site {
+	out := make([]content.Site, len(c.Sites))
+	for i, s := range c.Sites {
+		out[i] = content.Site{Handle: s.Handle, URL: strings.TrimSuffix(s.URL, "/"), Locale: s.Locale, Default: i == 0}
+	}
+	return out
 }
 
 // SEOSite is the site whose URLs the public API's and GraphQL's SEO metadata use: the first

@@ -14,14 +14,9 @@ type unavailableKey struct {
 // the environment) to a value that asks for its feature is a warning, so a site is never
 // silently without something it configured. The issue that builds a feature deletes its row.
 func unavailable() []unavailableKey {
-	def := Default()
 	return []unavailableKey{
 		{"seo.errorTracking", "recording public 404s", func(c *Config) bool { return c.SEO.ErrorTracking }},
 		{"seo.redirects", "authored redirects", func(c *Config) bool { return c.SEO.Redirects }},
-		{"seo.reports", "SEO audit reports", func(c *Config) bool { return c.SEO.Reports }},
-		{"seo.allowedRedirectOrigins", "origins authored redirects may point to", func(c *Config) bool { return len(c.SEO.AllowedRedirectOrigins) > 0 }},
-		{"seo.reportRetentionDays", "keeping SEO audit reports", func(c *Config) bool { return c.SEO.ReportRetentionDays != def.SEO.ReportRetentionDays }},
-		{"seo.reportSnapshotLimit", "keeping SEO audit reports", func(c *Config) bool { return c.SEO.ReportSnapshotLimit != def.SEO.ReportSnapshotLimit }},
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
 		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
 	}

@@ -19,7 +19,7 @@ func TestUnavailableKeysWarn(t *testing.T) {
 		{name: "defaults", want: ""},
 		{name: "seo.errorTracking", yaml: "seo:\n  errorTracking: true\n", want: "seo.errorTracking"},
 		{name: "seo.redirects", yaml: "seo:\n  redirects: true\n", want: "seo.redirects"},
-		{name: "seo.reports", yaml: "seo:\n  reports: true\n", want: "seo.reports"},
+		{name: "seo.reports is built", yaml: "seo:\n  reports: true\n  reportRetentionDays: 30\n  reportSnapshotLimit: 10\n"},
 		{name: "staticCache.enabled", yaml: "staticCache:\n  enabled: true\n", want: "staticCache.enabled"},
 		{name: "git.enabled is built", yaml: "git:\n  enabled: true\n  statePath: state/git\n"},
 		{name: "sites url (available)", yaml: "sites:\n  - handle: main\n    url: https://example.com\n"},

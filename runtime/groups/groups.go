@@ -19,6 +19,7 @@ import (
 	"cms/runtime/groups/hooks"
 	"cms/runtime/groups/navigation"
 	"cms/runtime/groups/publicentries"
+	"cms/runtime/groups/seo"
 	"cms/runtime/groups/settings"
 	"cms/runtime/groups/site"
 	"cms/runtime/groups/taxonomies"
@@ -46,6 +47,7 @@ func All() []wire.Group {
 		forms.Group(),
 		hooks.Group(),
 		git.Group(),
+		seo.Group(),
 		cp.Group(),
 		site.Group(),
 	}

@@ -3,6 +3,7 @@ package entries
 
 import (
 	"cms/content"
+	"errors"
 	"net/http"
 
 	"cms/content/fsstore"
@@ -10,6 +11,7 @@ import (
 	"cms/handlers/entries"
 	"cms/runtime/config"
 	"cms/runtime/hookhost"
+	"cms/runtime/seoops"
 	"cms/runtime/wire"
 )
 
@@ -31,7 +33,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return entries.New(entries.Deps{
+	d := entries.Deps{
 		Store: s.Store,
 		As:    func(ed content.Editor) entries.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
@@ -44,5 +46,23 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
 		Caches:     s.Caches,
 		APIDoc:     &apidoc.Doc{Defs: s.Store, PublicBasePath: s.Config.Public.BasePath, GraphQLPath: s.Config.GraphQL.Path},
-	})
+	}
+	rs, err := seoops.Redirects(s)
+	if err != nil {
+		return nil, err
+	}
+	if rs != nil {
+		// An entry's public path is the same on every site, so each gets its 301.
+		sites := s.Config.SEOSites()
+		d.Moved = func(from, to string) error {
+			var errs []error
+			for _, site := range sites {
+				if _, err := rs.Moved(site.Handle, from, to); err != nil {
+					errs = append(errs, err)
+				}
+			}
+			return errors.Join(errs...)
+		}
+	}
+	return entries.New(d)
 }

@@ -43,5 +43,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		SecureCookies: s.Config.Production(),
 		Log:           s.Log.With("group", "users"),
 		Now:           s.Now,
+		Unavailable:   s.Config.SEOUnavailable(),
 	})
 }

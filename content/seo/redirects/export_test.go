@@ -1,0 +1,4 @@
+package redirects
+
+// IsNormal exposes isNormal to the fuzz test.
+var IsNormal = isNormal
