@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/akrylysov/algnhsa v1.1.0
+	github.com/andybalholm/brotli v1.2.8
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/awslabs/goformation/v7 v7.14.9
 	github.com/fsnotify/fsnotify v1.10.1
@@ -21,7 +22,6 @@ require (
 
 require (
 	github.com/BurntSushi/toml v1.4.1-0.20240526193622-a339e1f7089c // indirect
-	github.com/andybalholm/brotli v1.2.8 // indirect
 	github.com/ebitengine/purego v0.8.3 // indirect
 	golang.org/x/exp/typeparams v0.0.0-20231108232855-2478ac86f678 // indirect
 	golang.org/x/mod v0.41.0 // indirect

@@ -192,7 +192,8 @@ func Storable(status int, h http.Header) bool {
 // Key returns the cache key of a page of site: the site handle, the path without trailing
 // slashes ("/" for the root) and, with QuerySeparate, "?" and the query sorted by name then
 // value. ok is false for a path the cache will not hold (not absolute, a "." or ".." segment,
-// a segment starting with "." or named index.html, control characters, or too long), so the
+// a segment starting with "." or named index.html, control characters, "?" or "\\", too long or
+// too deep), so the
 // file driver's layout is always a plain folder per page.
 func (r *Rules) Key(site, path, rawQuery string) (key string, ok bool) {
 	if !validPath(path) {
@@ -240,11 +241,14 @@ func (r *Rules) Key(site, path, rawQuery string) (key string, ok bool) {
 	return k, true
 }
 
-// maxKeyLen bounds a key (and so a file driver path).
-const maxKeyLen = 1024
+// maxKeyLen bounds a key (and so a file driver path); maxDepth, a path's segments.
+const (
+	maxKeyLen = 1024
+	maxDepth  = 24
+)
 
 func validPath(p string) bool {
-	if !strings.HasPrefix(p, "/") || len(p) > maxKeyLen {
+	if !strings.HasPrefix(p, "/") || len(p) > maxKeyLen || strings.Count(p, "/") > maxDepth {
 		return false
 	}
 	for seg := range strings.SplitSeq(strings.Trim(p, "/"), "/") {
@@ -255,7 +259,7 @@ func validPath(p string) bool {
 			return false
 		}
 		for _, c := range []byte(seg) {
-			if c < 0x20 || c == 0x7f || c == '\\' {
+			if c < 0x20 || c == 0x7f || c == '\\' || c == '?' {
 				return false
 			}
 		}
