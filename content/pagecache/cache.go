@@ -188,6 +188,9 @@ func (c *Cache) Do(ctx context.Context, key string, render func() *Page) (p *Pag
 	return f.page, true, nil
 }
 
+// Waiting returns how many requests wait for another request's render of their page.
+func (c *Cache) Waiting() int { return int(c.waiting.Load()) }
+
 // Purge drops every stored page the change affects and returns their URLs, sorted. It reports
 // them to OnPurge when there are any.
 func (c *Cache) Purge(ch Change) []string {
