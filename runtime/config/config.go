@@ -91,8 +91,16 @@ type Config struct {
 		ReportRetentionDays     int
 		ReportSnapshotLimit     int
 	}
+	// StaticCache configures the static page cache (docs/static-cache.md, content/pagecache).
 	StaticCache struct {
-		Enabled bool
+		Enabled           bool
+		Driver            string // memory (default; "application" is accepted for it) or file
+		StoragePath       string // folder of the file driver; relative = inside the site folder
+		MaxBytes          int64  // budget of the memory driver
+		Exclude           []string
+		QueryStrings      string // ignore or separate
+		PurgeWebhook      string // http(s) URL that receives each purge's URLs as JSON; "" = none
+		InvalidationRules []CacheRule
 	}
 	Git struct {
 		Enabled   bool
@@ -217,6 +225,10 @@ func Default() Config {
 	c.SEO.TrailingSlash = "never"
 	c.SEO.ReportRetentionDays, c.SEO.ReportSnapshotLimit = 90, 50
 	c.Git.StatePath = "storage/git-sync"
+	c.StaticCache.Driver = "memory"
+	c.StaticCache.StoragePath = "storage/static-cache"
+	c.StaticCache.MaxBytes = 64 << 20
+	c.StaticCache.QueryStrings = "ignore"
 	c.Public.BasePath = "/api/public"
 	c.CORS.MaxAgeSeconds = 600
 	c.Forms.RateLimit = 30
@@ -412,6 +424,7 @@ func (c *Config) validate() []error {
 		bad("log.format", "must be text or json, not %q", c.Log.Format)
 	}
 	errs = append(errs, c.validateSEO()...)
+	errs = append(errs, c.validateStaticCache()...)
 	for i, s := range c.Sites {
 		if s.Handle == "" || !content.ValidHandle(s.Handle) {
 			bad(fmt.Sprintf("sites[%d].handle", i), "must be a plain identifier")
