@@ -64,7 +64,7 @@ func TestStaticCacheValidation(t *testing.T) {
 		"staticCache:\n  exclude: [blog]\n":                                             "staticCache.exclude[0]",
 		"staticCache:\n  purgeWebhook: ftp://x\n":                                       "staticCache.purgeWebhook",
 		"staticCache:\n  invalidationRules:\n    - collection: ../x\n      urls: [/]\n": "staticCache.invalidationRules[0].collection",
-		"staticCache:\n  invalidationRules:\n    - collection: blog\n      urls: []\n":   "staticCache.invalidationRules[0].urls",
+		"staticCache:\n  invalidationRules:\n    - collection: blog\n      urls: []\n":  "staticCache.invalidationRules[0].urls",
 		"staticCache:\n  invalidationRules: yes\n":                                      "staticCache.invalidationRules",
 	} {
 		_, _, err := config.Load(site(t, yaml), env(nil))
