@@ -65,6 +65,10 @@ type Options struct {
 	// start from one read instead of parsing every entry, and, with WatchGeneration, see what
 	// other processes wrote through Refresh.
 	Snapshot bool
+
+	// OnChange, if set, hears of content changes from every source (changes.go). It must be
+	// quick and must not call the store.
+	OnChange func(Change)
 }
 
 // Store reads and writes one site folder. It is safe for concurrent use by one process; several
@@ -160,10 +164,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		NoSync: opts.NoSync, Snapshot: opts.Snapshot, Log: opts.Log, Now: opts.Now,
 		Collections:  s.Collections,
 		Collection:   s.Collection,
-		DefsChanged:  func() { s.defsEpoch.Add(1) },
+		DefsChanged:  func() { s.defsEpoch.Add(1); s.emit(Change{Kind: ChangeDefinitions}) },
 		UsersChanged: func() { s.usersEpoch.Add(1) },
 		Problem:      s.problem,
 		Resolved:     s.resolved,
+		Changed:      s.indexChanged,
 	})
 	if !opts.ReadOnly {
 		s.resolveRenames() // before anything reads the entry files

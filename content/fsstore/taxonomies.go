@@ -144,6 +144,7 @@ func (s *Store) DeleteTerm(tax, slug string) error {
 		}
 		return content.Internalf(op, p, err)
 	}
+	s.noteChange(p)
 	return nil
 }
 

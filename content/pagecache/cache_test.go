@@ -322,3 +322,23 @@ func TestMemoryBound(t *testing.T) {
 		t.Errorf("index holds %d keys, driver %d", idx, n)
 	}
 }
+
+func TestStoreChange(t *testing.T) {
+	c := newMemCache(t, Options{})
+	store(t, c, "default|/a", func(r *Recorder) { r.Entry("blog", "a") })
+	store(t, c, "default|/n", func(r *Recorder) { r.Navigation("main") })
+	store(t, c, "default|/g", func(r *Recorder) { r.Global("site") })
+	store(t, c, "default|/t", func(r *Recorder) { r.Taxonomy("tags", "go") })
+	store(t, c, "default|/x", nil)
+	for _, s := range []struct{ kind, coll, name, want string }{
+		{"entry", "blog", "a", "/a"},
+		{"navigation", "", "main", "/n"},
+		{"global", "", "site", "/g"},
+		{"taxonomy", "tags", "go", "/t"},
+		{"definitions", "", "", "/x"},
+	} {
+		if got := c.Purge(StoreChange(s.kind, s.coll, s.name)); !slices.Equal(got, []string{s.want}) {
+			t.Errorf("%s: purged %v", s.kind, got)
+		}
+	}
+}

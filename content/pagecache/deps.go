@@ -240,3 +240,19 @@ func (x *depIndex) affected(ch Change) map[string]struct{} {
 	}
 	return out
 }
+
+// StoreChange maps a content store's change (fsstore.Change: its kind, collection and name) to
+// the Change that purges what it affects. Definitions and unnamed changes purge everything.
+func StoreChange(kind, collection, name string) Change {
+	switch kind {
+	case "entry":
+		return Change{Kind: ChangeEntry, Collection: collection, Slug: name}
+	case "global":
+		return Change{Kind: ChangeGlobal, Handle: name}
+	case "navigation":
+		return Change{Kind: ChangeNavigation, Handle: name}
+	case "taxonomy":
+		return Change{Kind: ChangeTaxonomy, Handle: collection, Term: name}
+	}
+	return Change{Kind: ChangeAll}
+}

@@ -47,7 +47,8 @@ func (s *Index) startWatching() {
 		return
 	}
 	s.watcher.w = fw
-	for _, dir := range []string{s.opts.ResourcesDir, s.contentPath("collections"), s.opts.UsersDir} {
+	for _, dir := range []string{s.opts.ResourcesDir, s.contentPath("collections"), s.opts.UsersDir,
+		s.contentPath("globals"), s.contentPath("navigation"), s.contentPath("taxonomies")} {
 		s.watchTree(dir)
 	}
 	s.wg.Add(1)
@@ -145,6 +146,8 @@ func (s *Index) onEvent(ev fsnotify.Event) {
 		}
 	case rel == s.contentPath("collections") || rel == s.opts.ContentDir:
 		s.markAllDirty()
+	case under(rel, s.opts.ContentDir) && !strings.HasPrefix(base, "."):
+		s.changed(Change{File: rel}) // a global, navigation or term edited by hand
 	}
 }
 
