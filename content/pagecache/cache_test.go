@@ -47,7 +47,6 @@ func store(t testing.TB, c *Cache, key string, read func(r *Recorder)) {
 type model struct {
 	colls   []string
 	perColl int
-	refs    map[string][]string // page key -> entries it references ("coll/slug")
 }
 
 func (m model) entryKey(coll string, i int) string { return fmt.Sprintf("default|/%s/e%d", coll, i) }

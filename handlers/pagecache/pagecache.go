@@ -140,7 +140,7 @@ func (h *wrapper) serve(w http.ResponseWriter, r *http.Request, p *pagecache.Pag
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	body := p.Body
+	var body []byte
 	if p.Placeholders {
 		body = pagecache.Fill(p.Body, h.filler(r))
 	} else {
