@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/base64"
+	"math/bits"
 	"net/http"
 	"strings"
 	"time"
@@ -96,7 +97,9 @@ func gzipBytes(b []byte) []byte {
 
 func brotliBytes(b []byte) []byte {
 	var buf bytes.Buffer
-	w := brotli.NewWriterLevel(&buf, 9)
+	// A window no larger than the page keeps the encoder's tables (and its allocation) small.
+	lgwin := max(bits.Len(uint(len(b))), 10)
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 9, LGWin: min(lgwin, 24)})
 	_, _ = w.Write(b)
 	_ = w.Close()
 	if buf.Len() >= len(b) {

@@ -52,20 +52,44 @@ type Rules struct {
 // when it matched none. Only GET and HEAD are cacheable; HEAD never fills the cache (the caller's
 // concern: it has no body to store).
 func (r *Rules) Bypass(method, path string, h http.Header, known bool) string {
-	switch {
-	case method != http.MethodGet && method != http.MethodHead:
+	if method != http.MethodGet && method != http.MethodHead {
 		return ReasonMethod
-	case !known:
+	}
+	if !known {
 		return ReasonUnknownSite
-	case h.Get("Cookie") != "":
+	}
+	// One pass over the headers, whose keys net/http keeps canonical: this runs on every hit.
+	var cookie, auth, bypass, pre bool
+	var accept []string
+	for k, v := range h {
+		if len(v) == 0 {
+			continue
+		}
+		switch k {
+		case "Cookie":
+			cookie = v[0] != ""
+		case "Authorization":
+			auth = v[0] != ""
+		case BypassHeader:
+			bypass = v[0] == "1"
+		case "Accept":
+			accept = v
+		case "Sec-Purpose", "Purpose", "X-Purpose": // speculative loads (browser prefetch)
+			pre = pre || strings.Contains(strings.ToLower(v[0]), "prefetch")
+		case "Rsc", "Next-Router-Prefetch", "Next-Router-State-Tree", "Next-Url": // framework fragments
+			pre = true
+		}
+	}
+	switch {
+	case cookie:
 		return ReasonCookie
-	case h.Get("Authorization") != "":
+	case auth:
 		return ReasonAuthorization
-	case h.Get(BypassHeader) == "1":
+	case bypass:
 		return ReasonBypassHeader
-	case prefetch(h):
+	case pre:
 		return ReasonPrefetch
-	case !acceptsHTML(h.Values("Accept")):
+	case !acceptsHTML(accept):
 		return ReasonAccept
 	}
 	for _, p := range r.Reserved {
@@ -83,17 +107,6 @@ func (r *Rules) Bypass(method, path string, h http.Header, known bool) string {
 		}
 	}
 	return ""
-}
-
-// prefetch reports a speculative request (a browser or framework prefetch): its response may be
-// a fragment, and it should not warm the cache at a visitor's cost.
-func prefetch(h http.Header) bool {
-	for _, k := range []string{"Sec-Purpose", "Purpose", "X-Purpose"} {
-		if strings.Contains(strings.ToLower(h.Get(k)), "prefetch") {
-			return true
-		}
-	}
-	return h.Get("Rsc") != "" || h.Get("Next-Router-Prefetch") != "" || h.Get("Next-Router-State-Tree") != "" || h.Get("Next-Url") != ""
 }
 
 // acceptsHTML reports whether Accept is absent or admits text/html (text/html, text/*, */*)
