@@ -253,32 +253,42 @@ func (f *File) Delete(key string) error {
 	return nil
 }
 
-// Clear removes everything under the storage folder and returns how many pages there were.
+// Clear removes every page under the storage folder and returns how many there were. It
+// removes only the files the driver writes (and its temp files) and the folders they leave
+// empty, so a storage path set to a folder holding anything else loses nothing else.
 func (f *File) Clear() (int, error) {
 	n := 0
+	var dirs []string
 	err := fs.WalkDir(f.root.FS(), ".", func(p string, e fs.DirEntry, err error) error {
-		if err == nil && !e.IsDir() && e.Name() == recordName {
+		if err != nil {
+			return nil
+		}
+		if e.IsDir() {
+			if p != "." {
+				dirs = append(dirs, p)
+			}
+			return nil
+		}
+		switch name := e.Name(); {
+		case name == recordName:
 			n++
+		case name == "index.html", name == "index.html.gz", name == "index.html.br", atomicfile.IsTemp(name):
+		default:
+			return nil
+		}
+		if err := f.root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("static cache: %w", err)
 		}
 		return nil
 	})
-	if err != nil {
-		return 0, err
-	}
-	ents, err := fs.ReadDir(f.root.FS(), ".")
-	if err != nil {
-		return 0, fmt.Errorf("static cache: %w", err)
-	}
-	for _, e := range ents {
-		if err := f.root.RemoveAll(e.Name()); err != nil {
-			return n, fmt.Errorf("static cache: %w", err)
-		}
+	for i := len(dirs) - 1; i >= 0; i-- { // deepest first; a folder still holding files stays
+		_ = f.root.Remove(dirs[i])
 	}
 	f.mu.Lock()
 	f.sizes = map[string]int64{}
 	f.bytes = 0
 	f.mu.Unlock()
-	return n, nil
+	return n, err
 }
 
 // All reads every record under the storage folder; unreadable ones are removed with their page.

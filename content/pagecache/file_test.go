@@ -78,11 +78,23 @@ func TestFileDriverLayoutAndRestart(t *testing.T) {
 	if _, ok := c2.Get("default|/contact"); !ok {
 		t.Error("the unrelated page was purged")
 	}
+	// Clear removes the pages and nothing else that lives in the folder.
+	if err := os.WriteFile(filepath.Join(dir, "default", "keep.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if n, err := c2.Clear(); err != nil || n != 1 {
 		t.Errorf("Clear = %d, %v", n, err)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-		t.Errorf("Clear left %d files", len(ents))
+	var left []string
+	_ = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err == nil && p != dir {
+			rel, _ := filepath.Rel(dir, p)
+			left = append(left, rel)
+		}
+		return nil
+	})
+	if !slices.Equal(left, []string{"default", "default/keep.txt"}) {
+		t.Errorf("Clear left %v", left)
 	}
 }
 

@@ -91,6 +91,16 @@ func (c *Config) validateStaticCache() []error {
 	}
 	if p := sc.StoragePath; p == "" || !filepath.IsAbs(p) && strings.HasPrefix(filepath.Clean(p), "..") {
 		bad("staticCache.storagePath", "must be a folder inside the site folder or an absolute path, not %q", p)
+	} else if !filepath.IsAbs(p) {
+		// Its own folder: clearing the cache must never reach content, definitions or users.
+		cp := filepath.Clean(p)
+		for _, other := range []string{c.ContentPath, c.ResourcesPath, c.UsersPath, c.AssetsPath} {
+			o := filepath.Clean(other)
+			if cp == "." || cp == o || strings.HasPrefix(cp, o+string(filepath.Separator)) || strings.HasPrefix(o, cp+string(filepath.Separator)) {
+				bad("staticCache.storagePath", "must be a folder of its own, not %q (it overlaps %s)", p, other)
+				break
+			}
+		}
 	}
 	if sc.MaxBytes < 1<<20 || sc.MaxBytes > 1<<40 {
 		bad("staticCache.maxBytes", "must be between 1048576 (1 MiB) and 1099511627776 (1 TiB), not %d", sc.MaxBytes)

@@ -59,6 +59,8 @@ func TestStaticCacheValidation(t *testing.T) {
 	for yaml, want := range map[string]string{
 		"staticCache:\n  driver: redis\n":                                               "staticCache.driver",
 		"staticCache:\n  storagePath: ../outside\n":                                     "staticCache.storagePath",
+		"staticCache:\n  storagePath: .\n":                                              "staticCache.storagePath",
+		"staticCache:\n  storagePath: content/cache\n":                                  "staticCache.storagePath",
 		"staticCache:\n  maxBytes: 10\n":                                                "staticCache.maxBytes",
 		"staticCache:\n  queryStrings: keep\n":                                          "staticCache.queryStrings",
 		"staticCache:\n  exclude: [blog]\n":                                             "staticCache.exclude[0]",
