@@ -52,6 +52,7 @@ type Cache struct {
 
 	hits, misses atomic.Uint64
 	waiting      atomic.Int32 // requests waiting for another's render
+	shared       bool         // the driver's pages may come from other processes (file)
 }
 
 type flight struct {
@@ -86,6 +87,9 @@ func New(opts Options) (*Cache, error) {
 		}
 	}
 	c := &Cache{opts: opts, d: opts.Driver, idx: newDepIndex(), flights: map[string]*flight{}}
+	if sh, ok := opts.Driver.(interface{ Shared() bool }); ok {
+		c.shared = sh.Shared()
+	}
 	c.d.SetEvicted(func(key string) { c.idx.remove(key) }) // the driver calls it under c.mu (Put)
 	if err := c.d.All(func(p *Page) { c.idx.add(p.Key, p.Deps) }); err != nil {
 		return nil, err
@@ -107,6 +111,15 @@ func (c *Cache) Get(key string) (*Page, bool) {
 	}
 	if ok {
 		c.hits.Add(1)
+		if c.shared {
+			// Another process may have stored it: index it here too, so this process's purges
+			// reach it.
+			c.mu.Lock()
+			if _, known := c.idx.byKey[key]; !known {
+				c.idx.add(key, p.Deps)
+			}
+			c.mu.Unlock()
+		}
 	} else {
 		c.misses.Add(1)
 	}

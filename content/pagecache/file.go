@@ -76,6 +76,10 @@ func OpenFile(dir string, o FileOptions) (*File, error) {
 // Close releases the storage folder.
 func (f *File) Close() error { return f.root.Close() }
 
+// Shared reports that the folder may be shared with other processes (Lambda functions on EFS):
+// the cache then indexes pages it finds there on their first hit.
+func (f *File) Shared() bool { return true }
+
 // SetEvicted installs the eviction callback (the file driver never evicts by itself).
 func (f *File) SetEvicted(fn func(string)) { f.evicted = fn }
 

@@ -234,3 +234,32 @@ func TestSIGKILLLeavesNoTornPage(t *testing.T) {
 		}
 	}
 }
+
+// Two processes share a file cache: a page one stored is purged by the other once it served it,
+// and the statistics count hits and misses.
+func TestFileDriverShared(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := openFileCache(t, dir)
+	b, _ := openFileCache(t, dir)
+	rec := NewRecorder()
+	rec.Entry("blog", "x")
+	if p, _ := a.Put("default|/x", a.Begin(), 200, htmlHeader(), []byte("x"), rec); p == nil {
+		t.Fatal("not stored")
+	}
+	if _, ok := b.Get("default|/y"); ok {
+		t.Fatal("hit on nothing")
+	}
+	if _, ok := b.Get("default|/x"); !ok {
+		t.Fatal("the other process's page was not served")
+	}
+	if got := b.Purge(Change{Kind: ChangeEntry, Collection: "blog", Slug: "x"}); !slices.Equal(got, []string{"/x"}) {
+		t.Fatalf("purged %v", got)
+	}
+	if _, ok := a.Get("default|/x"); ok {
+		t.Fatal("purged page still served")
+	}
+	st := b.Stats()
+	if st.Hits != 1 || st.Misses != 1 || st.HitRatio() != 0.5 {
+		t.Errorf("stats %+v", st)
+	}
+}
