@@ -292,3 +292,38 @@ func TestLargePageStreamed(t *testing.T) {
 		t.Errorf("stored %d", n)
 	}
 }
+
+// A request that waited its MissTimeout for another's render renders on its own.
+func TestSingleFlightTimeoutRendersAlone(t *testing.T) {
+	c, err := pagecache.New(pagecache.Options{Driver: pagecache.NewMemory(1 << 24), MissTimeout: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release, started := make(chan struct{}), make(chan struct{})
+	var n atomic.Int32
+	slowFirst := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1) == 1 {
+			close(started)
+			<-release
+		}
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = io.WriteString(w, "<p>page</p>")
+	})
+	h := hpc.Wrap(slowFirst, hpc.Config{Cache: c, Rules: &pagecache.Rules{}, Site: func(*http.Request) (string, bool) { return "default", true }})
+	first := make(chan *httptest.ResponseRecorder)
+	go func() {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/p", nil))
+		first <- w
+	}()
+	<-started
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest("GET", "/p", nil))
+	close(release)
+	if w.Code != 200 || w.Header().Get("X-Cache") != "MISS" || w.Body.String() != "<p>page</p>" || n.Load() != 2 {
+		t.Fatalf("waiting request: %d %q %q, %d renders", w.Code, w.Header().Get("X-Cache"), w.Body.String(), n.Load())
+	}
+	if f := <-first; f.Header().Get("X-Cache") != "MISS" || f.Body.String() != "<p>page</p>" {
+		t.Fatalf("first request: %q %q", f.Header().Get("X-Cache"), f.Body.String())
+	}
+}
