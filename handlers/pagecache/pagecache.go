@@ -59,7 +59,10 @@ func (h *wrapper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var key string
 	if reason == "" {
 		var ok bool
-		if key, ok = h.cfg.Rules.Key(site, r.URL.Path, r.URL.RawQuery); !ok {
+		key, ok = h.cfg.Rules.Key(site, r.URL.Path, r.URL.RawQuery)
+		// A path spelled unusually (an escaped "/") may route elsewhere than the path it decodes
+		// to: never store it under that path's key.
+		if !ok || r.URL.RawPath != "" {
 			reason = pagecache.ReasonKey
 		}
 	}

@@ -146,6 +146,7 @@ func TestBypassAndUnstorable(t *testing.T) {
 		{"/api/x", nil},
 		{"/account/orders", nil},
 		{"/.env", nil},
+		{"/blog%2Fx", nil},
 	} {
 		for range 2 {
 			w := e.do(t, "GET", c.target, c.hdr...)
