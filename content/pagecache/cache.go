@@ -152,13 +152,28 @@ func (c *Cache) Put(key string, begin uint64, status int, h http.Header, body []
 		return nil, nil
 	}
 	p := newPage(key, h, body, deps, expires, ph, now)
+	if c.shared {
+		// The file driver writes with fsyncs: outside the lock, so stores do not queue behind
+		// each other; a purge or clear meanwhile takes the page back out below.
+		if c.Begin() != begin {
+			return nil, nil
+		}
+		if err := c.d.Put(p); err != nil {
+			return nil, err
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.seq != begin {
+		if c.shared {
+			_ = c.d.Delete(key)
+		}
 		return nil, nil
 	}
-	if err := c.d.Put(p); err != nil {
-		return nil, err
+	if !c.shared {
+		if err := c.d.Put(p); err != nil {
+			return nil, err
+		}
 	}
 	if _, ok := c.d.Get(key); !ok {
 		return nil, nil // too large for the driver's budget

@@ -263,3 +263,17 @@ func TestFileDriverShared(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 }
+
+// A page rendered while a purge happened is not left on disk.
+func TestFilePutAfterPurgeRefused(t *testing.T) {
+	dir := t.TempDir()
+	c, _ := openFileCache(t, dir)
+	begin := c.Begin()
+	c.Purge(Change{Kind: ChangeEntry, Collection: "blog", Slug: "a"})
+	if p, err := c.Put("default|/a", begin, 200, htmlHeader(), []byte("old"), nil); p != nil || err != nil {
+		t.Fatalf("stored %v (%v)", p, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "default/a/index.html")); err == nil {
+		t.Fatal("stale page on disk")
+	}
+}
