@@ -51,7 +51,6 @@ func (s *Store) indexChanged(ch index.Change) {
 // Other documents are not reported. The write is also published in the generation file, so
 // other processes hear of it (as ChangeAll: the file does not name documents).
 func (s *Store) noteChange(p string) {
-	s.ix.NoteFile(p)
 	rel, ok := strings.CutPrefix(p, s.opts.ContentDir+"/")
 	if !ok {
 		return
@@ -60,14 +59,19 @@ func (s *Store) noteChange(p string) {
 	stem := func(name string) string {
 		return strings.TrimSuffix(strings.TrimSuffix(name, ".yaml"), ".yml")
 	}
+	var ch Change
 	switch {
 	case len(parts) == 2 && parts[0] == "globals":
-		s.emit(Change{Kind: ChangeGlobal, Name: stem(parts[1])})
+		ch = Change{Kind: ChangeGlobal, Name: stem(parts[1])}
 	case len(parts) == 2 && parts[0] == "navigation":
-		s.emit(Change{Kind: ChangeNavigation, Name: stem(parts[1])})
+		ch = Change{Kind: ChangeNavigation, Name: stem(parts[1])}
 	case len(parts) == 3 && parts[0] == "taxonomies":
-		s.emit(Change{Kind: ChangeTaxonomy, Collection: parts[1], Name: stem(parts[2])})
+		ch = Change{Kind: ChangeTaxonomy, Collection: parts[1], Name: stem(parts[2])}
 	case len(parts) == 2 && parts[0] == "taxonomies":
-		s.emit(Change{Kind: ChangeTaxonomy, Collection: parts[1]})
+		ch = Change{Kind: ChangeTaxonomy, Collection: parts[1]}
+	default:
+		return
 	}
+	s.ix.NoteFile(p)
+	s.emit(ch)
 }
