@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/akrylysov/algnhsa v1.1.0
+	github.com/andybalholm/brotli v1.2.8
 	github.com/aws/aws-lambda-go v1.55.1
 	github.com/awslabs/goformation/v7 v7.14.9
 	github.com/fsnotify/fsnotify v1.10.1

@@ -95,6 +95,8 @@ func commands() map[string]command {
 			usage: "dev [--site DIR] [--addr HOST:PORT]", example: "cms dev --site .dev-site"},
 		"init": {summary: "copy the starter site into a folder and create an admin user", run: cmdInit,
 			usage: "init [--site DIR]", example: "cms init --site ./my-site"},
+		"cache": {summary: "clear the static page cache (file driver)", run: cmdCache,
+			usage: "cache clear [--site DIR]", example: "cms cache clear --site ./my-site"},
 		"check": {summary: "validate every definition, blueprint and entry of a site", run: cmdCheck,
 			usage: "check [--site DIR]", example: "cms check --site ./my-site"},
 		"generate": {summary: "write typed clients, validation schemas and the API contract from the blueprints", run: cmdGenerate,

@@ -52,6 +52,7 @@ func (s *Store) definitions() *definitions {
 func (s *Store) invalidateDefinitions() {
 	s.defsEpoch.Add(1)
 	s.ix.PublishDefs()
+	s.emit(Change{Kind: ChangeDefinitions})
 }
 
 // yamlFiles lists *.yaml / *.yml files of a resources folder as handle -> relative path.

@@ -71,6 +71,10 @@ type Options struct {
 	// and, when the store watches the folder, with files changed by hand. It must not call
 	// back into the store's writes. Git sync persists its queue here.
 	OnChange func(content.Change)
+	// OnContentChange, if set, hears what changed (an entry, global, navigation, taxonomy,
+	// definitions) from every source: writes, hand edits, the generation file (changes.go).
+	// Caches purge by it. It must be quick and must not call the store.
+	OnContentChange func(Change)
 }
 
 // Store reads and writes one site folder. It is safe for concurrent use by one process; several
@@ -189,11 +193,12 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		NoSync: opts.NoSync, Snapshot: opts.Snapshot, Log: opts.Log, Now: opts.Now,
 		Collections:  s.Collections,
 		Collection:   s.Collection,
-		DefsChanged:  func() { s.defsEpoch.Add(1) },
+		DefsChanged:  func() { s.defsEpoch.Add(1); s.emit(Change{Kind: ChangeDefinitions}) },
 		UsersChanged: func() { s.usersEpoch.Add(1) },
 		Problem:      s.problem,
 		Resolved:     s.resolved,
 		FileChanged:  s.externalChange(),
+		Changed:      s.indexChanged,
 	})
 	if !opts.ReadOnly {
 		s.resolveRenames() // before anything reads the entry files

@@ -147,6 +147,7 @@ func (s *Store) DeleteTerm(tax, slug string) error {
 		return content.Internalf(op, p, err)
 	}
 	s.changed("Deleted term "+tax+"/"+slug, p)
+	s.noteChange(p)
 	return nil
 }
 

@@ -78,6 +78,7 @@ func (s *Store) writeDoc(op, p string, data *content.Map, wantHash string, exclu
 		}
 		return content.Doc{}, content.Internalf(op, p, err)
 	}
+	s.noteChange(p)
 	return content.Doc{Data: data, Hash: hashBytes(raw), Exists: true}, nil
 }
 

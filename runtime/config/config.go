@@ -100,8 +100,16 @@ type Config struct {
 		// ContentSecurityPolicy is sent with every public page; "" sends none.
 		ContentSecurityPolicy string
 	}
+	// StaticCache configures the static page cache (docs/static-cache.md, content/pagecache).
 	StaticCache struct {
-		Enabled bool
+		Enabled           bool
+		Driver            string // memory (default; "application" is accepted for it) or file
+		StoragePath       string // folder of the file driver; relative = inside the site folder
+		MaxBytes          int64  // budget of the memory driver
+		Exclude           []string
+		QueryStrings      string // ignore or separate
+		PurgeWebhook      string // http(s) URL that receives each purge's URLs as JSON; "" = none
+		InvalidationRules []CacheRule
 	}
 	Git struct {
 		Enabled   bool
@@ -261,6 +269,10 @@ func Default() Config {
 	c.Git.Author.Email = "cms@localhost"
 	c.Git.CommitPrefix = "[CMS]"
 	c.Git.CommandTimeout = 30 * time.Second
+	c.StaticCache.Driver = "memory"
+	c.StaticCache.StoragePath = "storage/static-cache"
+	c.StaticCache.MaxBytes = 64 << 20
+	c.StaticCache.QueryStrings = "ignore"
 	c.Public.BasePath = "/api/public"
 	c.CORS.MaxAgeSeconds = 600
 	c.Forms.RateLimit = 30
@@ -478,6 +490,7 @@ func (c *Config) validate() []error {
 		}
 	}
 	errs = append(errs, c.validateSEO()...)
+	errs = append(errs, c.validateStaticCache()...)
 	errs = append(errs, c.validateSites()...)
 	if strings.ContainsAny(c.Pages.CacheControl, "\r\n") {
 		bad("pages.cacheControl", "must be one line")

@@ -304,6 +304,7 @@ func (ix *collIndex) set(s *Index, slug string, it *indexed) {
 	}
 	ix.searchUpdate(s, slug, it)
 	ix.changed(s)
+	s.changed(Change{Collection: ix.handle, Slug: slug})
 }
 
 // changed must be called with ix.mu held for writing.

@@ -70,6 +70,26 @@ type Config struct {
 	// users folders that a notification names, temp files included (the store filters); with
 	// it the whole content folder is watched, not only the collections. Polling does not call it.
 	FileChanged func(file string)
+	// Changed, if set, hears of every entry the index re-read differently, whatever told it
+	// (this store's writes, the watcher, the generation file), of content documents the watcher
+	// saw change, and of changes it cannot name (Change.All). It runs on the goroutine that
+	// applied the change, possibly under the index's locks: it must be quick and must not call
+	// the store.
+	Changed func(Change)
+}
+
+// Change is what Config.Changed hears: an entry (Collection, Slug), a content document other
+// than an entry (File, site-relative), or All.
+type Change struct {
+	Collection, Slug string
+	File             string
+	All              bool
+}
+
+func (s *Index) changed(ch Change) {
+	if s.opts.Changed != nil {
+		s.opts.Changed(ch)
+	}
 }
 
 // Index is the entry index of one store.

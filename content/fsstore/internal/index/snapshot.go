@@ -109,6 +109,10 @@ type snapState struct {
 	seen    fs.FileInfo // generation file last processed; nil when there was none
 	info    Info
 	warned  string // last generation-file problem logged
+	// heard is the generation up to which Config.Changed was told of other processes' changes;
+	// heardSet is false until a generation file was read.
+	heard    uint64
+	heardSet bool
 
 	dirty atomic.Bool // the index changed since the last snapshot write
 	// unpublished is set when the index took changes no generation file lists (a rebuild or
@@ -360,6 +364,9 @@ func (s *Index) Refresh() {
 	}
 	s.snap.mu.Lock()
 	defer s.unlockSnap()
+	if st == nil {
+		s.snap.heardSet = true // no file yet: the first one written is news
+	}
 	if s.snap.closed || sameStamp(st, s.snap.seen) {
 		return
 	}
@@ -375,6 +382,7 @@ func (s *Index) Refresh() {
 			if err := s.loadLocked(context.Background(), false); err != nil {
 				s.log.Error("index reload failed", "err", err)
 			}
+			s.changed(Change{All: true}) // a reload does not say which entries changed
 		}
 		s.bump()
 		return
@@ -383,12 +391,49 @@ func (s *Index) Refresh() {
 	s.snap.seen = gi
 }
 
+// tellGenLocked tells Config.Changed what another process published since it last told it,
+// whether or not the index is loaded (a store may serve entries without it): the listed entry
+// changes, and Change.All for what the file does not name. The first generation file seen
+// only sets the mark: what happened before this process started is not news to it.
+func (s *Index) tellGenLocked(g genDoc) {
+	switch {
+	case !s.snap.heardSet:
+		s.snap.heardSet = true
+	case g.Generation == s.snap.heard:
+		return
+	case g.Generation < s.snap.heard || g.Snapshot > s.snap.heard || unlisted(g.Changes, s.snap.heard, g.Generation):
+		// A reset counter, changes folded into a snapshot, or changes the list does not name.
+		s.changed(Change{All: true})
+	default:
+		for _, ch := range g.Changes {
+			if ch.G > s.snap.heard && ch.G <= g.Generation {
+				s.changed(Change{Collection: ch.C, Slug: ch.S})
+			}
+		}
+	}
+	s.snap.heard = g.Generation
+}
+
+// unlisted reports whether the generations after applied up to gen include one that lists no
+// entry change: every publish takes one generation, so fewer listed generations than steps
+// means changes of other kinds.
+func unlisted(changes []genChange, applied, gen uint64) bool {
+	listed := map[uint64]bool{}
+	for _, ch := range changes {
+		if ch.G > applied && ch.G <= gen {
+			listed[ch.G] = true
+		}
+	}
+	return gen > applied && uint64(len(listed)) < gen-applied
+}
+
 // applyGenLocked brings the store up to a generation document another process wrote; exists is
 // false when there was no generation file (nothing to apply).
 func (s *Index) applyGenLocked(g genDoc, exists bool) {
 	if !exists {
 		return
 	}
+	s.tellGenLocked(g)
 	if g.Defs != s.snap.defs {
 		s.snap.defs = g.Defs
 		s.opts.DefsChanged()
@@ -518,6 +563,7 @@ func (s *Index) writeGenLocked(g genDoc) error {
 	}
 	s.snap.seen = st
 	s.snap.applied = g.Generation
+	s.snap.heard, s.snap.heardSet = g.Generation, true // its own changes were told as they were made
 	s.snap.defs, s.snap.users = g.Defs, g.Users
 	return nil
 }

@@ -47,9 +47,11 @@ func (s *Index) startWatching() {
 		return
 	}
 	s.watcher.w = fw
-	dirs := []string{s.opts.ResourcesDir, s.contentPath("collections"), s.opts.UsersDir}
+	dirs := []string{s.opts.ResourcesDir, s.contentPath("collections"), s.opts.UsersDir,
+		s.contentPath("globals"), s.contentPath("navigation"), s.contentPath("taxonomies")}
 	if s.opts.FileChanged != nil {
-		dirs[1] = s.opts.ContentDir // globals, navigation, taxonomies too
+		dirs[1] = s.opts.ContentDir // every content folder: git sync commits hand edits of any file
+		dirs = dirs[:3]
 	}
 	for _, dir := range dirs {
 		s.watchTree(dir)
@@ -152,6 +154,8 @@ func (s *Index) onEvent(ev fsnotify.Event) {
 		}
 	case rel == s.contentPath("collections") || rel == s.opts.ContentDir:
 		s.markAllDirty()
+	case under(rel, s.opts.ContentDir) && !strings.HasPrefix(base, "."):
+		s.changed(Change{File: rel}) // a global, navigation or term edited by hand
 	}
 }
 

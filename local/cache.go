@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"cms/content/pagecache"
+	"cms/runtime/config"
+)
+
+// cmdCache operates the static page cache (docs/static-cache.md):
+//
+//	cms cache clear [--site DIR]   remove every page the file driver stored
+//
+// `cache warm` needs the public website's list of routed URLs and comes with it.
+func cmdCache(ctx context.Context, e env, args []string) error {
+	const usage = "usage: cms cache clear [--site DIR]"
+	if len(args) == 0 {
+		fmt.Fprintln(e.stderr, usage)
+		return exitError(2)
+	}
+	sub, args := args[0], args[1:]
+	if strings.HasPrefix(sub, "-") { // -h, or flags before the subcommand
+		fl := newFlags("cache", e)
+		fl.String("site", "", "site folder (default $CMS_SITE_DIR or .)")
+		if err := fl.Parse(append([]string{sub}, args...)); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stderr, usage)
+		return exitError(2)
+	}
+	fl := newFlags("cache "+sub, e)
+	site := fl.String("site", "", "site folder (default $CMS_SITE_DIR or .)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() != 0 {
+		fmt.Fprintln(e.stderr, usage)
+		return exitError(2)
+	}
+	switch sub {
+	case "clear":
+		return cacheClear(e, *site)
+	case "warm":
+		return fmt.Errorf("cache warm: not available yet: it requests every routed URL of the public website, which is not built yet")
+	}
+	fmt.Fprintln(e.stderr, usage)
+	return fmt.Errorf("unknown cache command %q", sub)
+}
+
+func cacheClear(e env, site string) error {
+	cfg, _, err := config.Load(site, e.getenv)
+	if err != nil {
+		return err
+	}
+	if cfg.StaticCache.Driver != "file" {
+		return fmt.Errorf("cache clear: staticCache.driver is %s: its pages live in the serving process, which a restart clears", cfg.StaticCache.Driver)
+	}
+	dir := cfg.StaticCache.StoragePath
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cfg.SiteDir, dir)
+	}
+	d, err := pagecache.OpenFile(dir, pagecache.FileOptions{})
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	n, err := d.Clear()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: cleared %d cached pages\n", dir, n)
+	return nil
+}
