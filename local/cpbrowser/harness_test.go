@@ -1,0 +1,261 @@
+package cpbrowser
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"cms/content/contenttest"
+	"cms/content/password"
+	"cms/local/starter"
+	"cms/runtime/config"
+	"cms/runtime/groups"
+	"cms/runtime/wire"
+)
+
+// Credentials of the test site's administrator.
+const (
+	adminEmail    = "admin@example.com"
+	adminPassword = "correct horse battery staple"
+)
+
+// findChromium returns the browser to drive: $CMS_CHROME, else the first of the usual names on
+// PATH.
+func findChromium() string {
+	if p := os.Getenv("CMS_CHROME"); p != "" {
+		return p
+	}
+	for _, n := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// requireBrowser says whether a missing browser fails the tests instead of skipping them: always
+// in CI, and wherever CMS_REQUIRE_BROWSER=1.
+func requireBrowser() bool {
+	return os.Getenv("CI") != "" || os.Getenv("CMS_REQUIRE_BROWSER") == "1"
+}
+
+// site is a running server on a copy of the starter site plus the test's own files.
+type site struct {
+	dir string
+	url string
+}
+
+// startSite copies the starter site, adds an administrator and extra files (txtar-like, see
+// contenttest.AddFiles), and serves every group on a loopback port as `cms serve` does.
+func startSite(t *testing.T, extra string) *site {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "site")
+	if err := starter.CopyTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := password.Hash(adminPassword)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contenttest.AddFiles(t, dir, "-- users/admin.yaml --\nid: admin\nemail: "+adminEmail+"\nname: Ada Admin\npassword_hash: "+hash+"\nroles: [admin]\n"+extra)
+	env := map[string]string{"CMS_WATCH": "none", "CMS_LOG_LEVEL": "warn", "CMS_HOOKS_CACHE_DIR": t.TempDir()}
+	cfg, _, err := config.Load(dir, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := wire.NewServices(t.Context(), cfg, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	mux, err := groups.Mux(svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return &site{dir: dir, url: srv.URL}
+}
+
+// browser is one headless Chromium with a tab, the console messages and failed requests it
+// saw, and the folder its screenshots go to.
+type browser struct {
+	t     *testing.T
+	ctx   context.Context
+	shots string
+	n     int
+
+	mu       sync.Mutex
+	problems []string // console errors, exceptions and failed requests not expected
+	expected []string // substrings of network errors a step provokes on purpose
+}
+
+// newBrowser starts Chromium, or skips (fails in CI) when there is none.
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	exe := findChromium()
+	if exe == "" {
+		msg := "no Chromium found (install the Debian package chromium, or set CMS_CHROME to a Chrome binary)"
+		if requireBrowser() {
+			t.Fatal(msg + "; CI or CMS_REQUIRE_BROWSER=1 needs the browser tests to run")
+		}
+		t.Skip(msg + ": skipping the Control Panel browser tests")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(exe),
+		chromedp.NoSandbox, // CI containers run as root, where Chrome's sandbox cannot start
+		chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900),
+		chromedp.UserDataDir(t.TempDir()),
+	)
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	b := &browser{t: t, ctx: ctx, shots: os.Getenv("CMS_ARTIFACTS")}
+	if b.shots == "" {
+		b.shots = t.TempDir()
+		t.Logf("screenshots go to %s (removed after the test; set CMS_ARTIFACTS to keep them)", b.shots)
+	} else {
+		b.shots = filepath.Join(b.shots, "cp-screenshots")
+		t.Logf("screenshots go to %s", b.shots)
+	}
+	if err := os.MkdirAll(b.shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The first Run starts the browser; it must run without a deadline (see chromedp.Run).
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("starting %s: %v", exe, err)
+	}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			b.console(m)
+		}
+	}()
+	return b
+}
+
+// console records messages that show something went wrong: errors the page logged, uncaught
+// exceptions, and failed requests (which the browser logs with the source "network").
+func (b *browser) console(m chromedp.ConsoleMessage) {
+	if m.Type != chromedp.ConsoleError && !m.IsException() {
+		return
+	}
+	line := fmt.Sprintf("%s %s (%s)", m.Type, m.Text, m.URL)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range b.expected {
+		if strings.Contains(line, e) {
+			return
+		}
+	}
+	b.problems = append(b.problems, line)
+}
+
+// expect lets failed requests whose log line contains s pass (a step that provokes a 409 or a
+// 422 on purpose).
+func (b *browser) expect(s string) {
+	b.mu.Lock()
+	b.expected = append(b.expected, s)
+	b.mu.Unlock()
+}
+
+// checkConsole fails the test for every unexpected console error or failed request so far.
+func (b *browser) checkConsole() {
+	b.t.Helper()
+	// A message logged just now may still be on its way: a round trip to the page first.
+	eval[any](b, "1")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, p := range b.problems {
+		b.t.Errorf("browser console: %s", p)
+	}
+	b.problems = nil
+}
+
+// guard bounds one step: a generous failure guard, never a statement about speed.
+const guard = 30 * time.Second
+
+// run runs actions with the guard, failing the test on error.
+func (b *browser) run(actions ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		b.shot("failure")
+		b.t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval evaluates a JavaScript expression and returns its value.
+func eval[T any](b *browser, js string) T {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("evaluating %s: %v", js, err)
+	}
+	return v
+}
+
+// waitJS waits until the expression is truthy (polled on each DOM change and every 100 ms).
+func (b *browser) waitJS(js string) {
+	b.t.Helper()
+	b.run(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Poll[any](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(guard)))
+		if err != nil {
+			return fmt.Errorf("waiting for %s: %w", js, err)
+		}
+		return nil
+	}))
+}
+
+// shot saves a full-page screenshot named after the screen.
+func (b *browser) shot(name string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, guard)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	b.n++
+	p := filepath.Join(b.shots, fmt.Sprintf("%02d-%s.png", b.n, name))
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		b.t.Errorf("screenshot %s: %v", name, err)
+	}
+}
+
+// signIn opens the CP, which sends the browser to the sign-in page, and signs in.
+func (b *browser) signIn(s *site) {
+	b.t.Helper()
+	b.run(chromedp.Navigate(s.url+"/cp"), chromedp.WaitVisible(chromedp.CSS(`#email`)))
+	b.shot("login")
+	b.run(
+		chromedp.SendKeys(chromedp.CSS(`#email`), adminEmail),
+		chromedp.SendKeys(chromedp.CSS(`#password`), adminPassword),
+		chromedp.Click(chromedp.CSS(`#login button[type=submit]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#logout`)),
+	)
+}
+
+// text returns the text of the first element the CSS selector matches, "" when none does.
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	return eval[string](b, fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ""`, sel))
+}
