@@ -7,6 +7,8 @@
 //	DELETE /api/entries/{collection}/{slug}  delete
 //	GET    /api/collections                  collection definitions
 //	GET    /api/collections/{handle}         one collection definition
+//	GET    /api/collections/{handle}/blueprint  its blueprint and set fieldsets (CP editor)
+//	POST   /api/collections/{handle}/markdown   Markdown preview as the site renders it (CP editor)
 //
 // Every endpoint needs a valid session and checks its permission before it reads or writes
 // anything. Entry endpoints check entries:<action> scoped to the collection, so an unscoped grant
@@ -56,6 +58,13 @@ type Store interface {
 	UpdateEntry(collection, slug, wantHash string, next *content.Entry) (*content.Entry, error)
 	// DeleteEntry removes an entry, or returns a NotFound error.
 	DeleteEntry(collection, slug string) error
+	// Fieldsets lists the fieldsets sorted by handle (the sets of replicator fields).
+	Fieldsets() []*content.Fieldset
+}
+
+// Renderer turns Markdown into HTML as the public site does.
+type Renderer interface {
+	Render(src string) (string, error)
 }
 
 // Deps are the inputs of the group.
@@ -67,7 +76,9 @@ type Deps struct {
 	// Hooks runs WASM validation hooks named by blueprint rules. When nil, a blueprint that calls
 	// a hook refuses the save with HOOK_UNAVAILABLE.
 	Hooks validate.HookRunner
-	Log   *slog.Logger
+	// Markdown renders the CP editor's Markdown preview; without it the preview answers 501.
+	Markdown Renderer
+	Log      *slog.Logger
 	// CacheBytes bounds the cache of encoded entries; 0 means 32 MiB, negative means no cache.
 	CacheBytes int64
 	// Caches, if set, reports the group's cache (entries).
@@ -105,6 +116,8 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("DELETE /api/entries/{collection}/{slug}", a.delete)
 	rt.HandleFunc("GET /api/collections", a.collections)
 	rt.HandleFunc("GET /api/collections/{handle}", a.collection)
+	rt.HandleFunc("GET /api/collections/{handle}/blueprint", a.blueprint)
+	rt.HandleFunc("POST /api/collections/{handle}/markdown", a.markdown)
 	rt.NotFound("/api/entries/")
 	rt.NotFound("/api/collections/")
 	return rt, nil

@@ -33,7 +33,9 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Store: s.Store,
 		Auth:  s.Auth,
 		Hooks: runner,
-		Log:   s.Log.With("group", "entries"),
+		// The CP's Markdown preview renders with the site's renderer and settings.
+		Markdown: s.Markdown,
+		Log:      s.Log.With("group", "entries"),
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
 		Caches:     s.Caches,
