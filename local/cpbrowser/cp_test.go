@@ -1,14 +1,30 @@
 package cpbrowser
 
 import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"cms/content/entryfile"
 )
 
 // TestControlPanel drives the Control Panel as an editor would, one screen after another in one
 // browser (starting Chromium is the slow part, so the steps share it).
 func TestControlPanel(t *testing.T) {
-	s := startSite(t, "")
+	kitchen, err := os.ReadFile(filepath.Join("testdata", "kitchen.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startSite(t, string(kitchen))
 	b := newBrowser(t)
 	b.signIn(s)
 	b.waitJS(`document.querySelector('main h1')?.textContent.startsWith('Welcome')`)
@@ -17,4 +33,234 @@ func TestControlPanel(t *testing.T) {
 		t.Errorf("signed-in user shown as %q, want Ada Admin", got)
 	}
 	b.checkConsole()
+
+	t.Run("entry with every field type", func(t *testing.T) { entryEveryType(t, s, b) })
+}
+
+// f is the CSS selector of an element inside a blueprint field's wrapper.
+func f(handle, inner string) string { return `[data-field="` + handle + `"] ` + inner }
+
+// entryEveryType creates an entry filling one field of every type, saves, reloads and finds
+// every value as entered, in the browser and in the file; then a validation error, a conflict
+// with a second session, and its resolution.
+func entryEveryType(t *testing.T, s *site, b *browser) {
+	b.t = t
+	pngPath := filepath.Join(t.TempDir(), "cover-photo.png")
+	writePNG(t, pngPath)
+
+	b.run(chromedp.Navigate(s.url + "/cp/entries/kitchen/_new"))
+	b.waitJS(`document.querySelector('[data-field="subtitle"] input')`)
+	// Defaults pre-filled on create; the promotion line shows only for featured entries.
+	if got := eval[string](b, `document.querySelector('[data-field="count"] input').value`); got != "3" {
+		t.Errorf("count default = %q, want 3", got)
+	}
+	if eval[bool](b, `!document.querySelector('[data-field="promo"]').hidden`) {
+		t.Error("promotion line visible although featured is off")
+	}
+	if got := b.text(`[data-field="subtitle"] .help`); got != "Shown under the title." {
+		t.Errorf("instructions = %q", got)
+	}
+	b.shot("entry-new")
+
+	b.typeIn(`#f-title`, "Kitchen Sink")
+	if got := eval[string](b, `document.querySelector('#f-slug').value + ' ' + document.querySelector('[data-field="ref_slug"] input').value`); got != "kitchen-sink kitchen-sink" {
+		t.Errorf("slugs made from the title = %q", got)
+	}
+	b.typeIn(f("subtitle", "input"), "Short")
+	b.typeIn(f("intro", "textarea"), "Some ")
+	b.click(f("intro", `button[aria-label="Bold"]`)) // wraps a placeholder word in **
+	b.waitJS(`document.querySelector('[data-field="intro"] .md-preview strong')?.textContent === 'text'`)
+	b.typeIn(f("rich", "textarea"), "Rich words")
+	b.setValue(f("count", "input"), "7")
+	b.click(f("featured", "input"))
+	b.waitJS(`!document.querySelector('[data-field="promo"]').hidden`)
+	b.typeIn(f("promo", "input"), "Promo!")
+	b.run(chromedp.SetValue(chromedp.CSS(f("mood", "select")), "busy"))
+	b.click(f("colours", `input[value="green"]`))
+	b.click(f("colours", `input[value="blue"]`))
+	b.setValue(f("published_on", "input"), "2026-05-04")
+	b.shot("entry-main-tab")
+
+	b.click(`[data-tab="relations"]`)
+	b.run(chromedp.SetUploadFiles(chromedp.CSS(f("cover", `input[type="file"]`)), []string{pngPath}))
+	b.waitText(f("cover", ".picked"), "cover-photo.png")
+	b.typeIn(f("related", `input[type="search"]`), "Abo")
+	b.waitText(f("related", `[role="listbox"]`), "About")
+	b.typeIn(f("related", `input[type="search"]`), "\r")
+	b.waitText(f("related", ".picked"), "About")
+	b.waitJS(`document.querySelector('[data-field="topics"] input[value="news"]')`)
+	b.click(f("topics", `input[value="news"]`))
+	b.waitJS(`document.querySelector('[data-field="topics"] input[value="news"]').checked`)
+	b.shot("entry-relations-tab")
+
+	b.click(`[data-tab="builder"]`)
+	b.click(f("sections", ".add-set button:nth-child(1)"))
+	b.typeIn(f("sections", `.set:nth-child(1) [data-field="heading"] input`), "First set")
+	b.typeIn(f("sections", `.set:nth-child(1) [data-field="body"] textarea`), "Set body")
+	b.click(f("sections", ".add-set button:nth-child(2)"))
+	b.typeIn(f("sections", `.set:nth-child(2) [data-field="heading"] input`), "Second set")
+	b.click(f("rows", ".add-set button"))
+	b.typeIn(f("rows", `.set [data-field="label"] input`), "Row one")
+	b.shot("entry-builder-tab")
+
+	b.click(`[data-tab="extras"]`)
+	b.setValue(f("settings_yaml", "textarea"), "a: 1\nb: [x, y]\n")
+	b.typeIn(f("snippet", "textarea"), `{"k": 1}`)
+	b.typeIn(f("code_name", "input"), "ok_name")
+	b.shot("entry-extras-tab")
+
+	b.click(`form.editor button[type="submit"]`)
+	b.waitJS(`location.pathname.endsWith('/entries/kitchen/kitchen-sink') && document.querySelector('main h1')?.textContent === 'Kitchen Sink'`)
+
+	// Reload: every value comes back from the server as entered.
+	if eval[bool](b, `document.body.dataset.unsaved === 'true'`) {
+		t.Error("after saving, the page still says there are unsaved changes")
+	}
+	b.run(chromedp.Reload())
+	b.waitJS(`document.querySelector('[data-field="subtitle"] input')?.value === 'Short'`)
+	b.shot("entry-saved")
+	got := eval[map[string]any](b, `(() => {
+		const q = (s) => document.querySelector(s);
+		const v = (h, s = 'input') => q('[data-field="' + h + '"] ' + s)?.value;
+		const ticked = (h) => [...document.querySelectorAll('[data-field="' + h + '"] input[type=checkbox]:checked')].map((i) => i.value);
+		return {
+			title: q('#f-title').value, subtitle: v('subtitle'), ref_slug: v('ref_slug'), intro: v('intro', 'textarea'),
+			rich: v('rich', 'textarea'), count: v('count'), featured: q('[data-field="featured"] input').checked, promo: v('promo'),
+			mood: v('mood', 'select'), colours: ticked('colours'), published_on: v('published_on'),
+			cover: q('[data-field="cover"] .picked').textContent, related: q('[data-field="related"] .picked').textContent,
+			topics: ticked('topics'), sets: [...document.querySelectorAll('[data-field="sections"] .set')].map((s) => s.dataset.type),
+			rows: document.querySelectorAll('[data-field="rows"] .set').length, yaml: v('settings_yaml', 'textarea'),
+			snippet: v('snippet', 'textarea'), code_name: v('code_name'),
+		};
+	})()`)
+	want := map[string]any{
+		"title": "Kitchen Sink", "subtitle": "Short", "ref_slug": "kitchen-sink", "intro": "Some **text**", "rich": "Rich words",
+		"count": "7", "featured": true, "promo": "Promo!", "mood": "busy", "colours": []any{"green", "blue"},
+		"published_on": "2026-05-04", "topics": []any{"news"}, "sets": []any{"text_block", "call_to_action"},
+		"rows": float64(1), "yaml": "a: 1\nb: [x, y]\n", "snippet": `{"k": 1}`, "code_name": "ok_name",
+	}
+	for k, w := range want {
+		if !reflect.DeepEqual(got[k], w) {
+			t.Errorf("after reload, %s = %#v, want %#v", k, got[k], w)
+		}
+	}
+	if c, _ := got["cover"].(string); !strings.Contains(c, "cover-photo.png") {
+		t.Errorf("after reload, cover shows %q", c)
+	}
+	if r, _ := got["related"].(string); !strings.Contains(r, "About") || !strings.Contains(r, "pages/about") {
+		t.Errorf("after reload, related shows %q", r)
+	}
+
+	// The file on disk holds the values in the stored shapes.
+	data := readEntry(t, s, "kitchen", "kitchen-sink")
+	wantData := map[string]any{
+		"subtitle": "Short", "ref_slug": "kitchen-sink", "intro": "Some **text**", "rich": "Rich words", "count": 7,
+		"featured": true, "promo": "Promo!", "mood": "busy", "colours": []any{"green", "blue"}, "published_on": "2026-05-04",
+		"cover": "cover-photo.png", "related": []any{"pages/about"}, "topics": []any{"news"}, "settings_yaml": "a: 1\nb: [x, y]\n",
+		"snippet": `{"k": 1}`, "code_name": "ok_name", "secret": "kept", "rows": []any{map[string]any{"label": "Row one"}},
+	}
+	for k, w := range wantData {
+		if g := norm(data[k]); !reflect.DeepEqual(g, norm(w)) {
+			t.Errorf("file: %s = %#v, want %#v", k, g, w)
+		}
+	}
+	secs, _ := data["sections"].([]any)
+	if len(secs) != 2 {
+		t.Fatalf("file: sections = %#v, want two sets", data["sections"])
+	}
+	for i, w := range []map[string]any{{"_type": "text_block", "heading": "First set", "body": "Set body"}, {"_type": "call_to_action", "heading": "Second set"}} {
+		set, _ := secs[i].(map[string]any)
+		for k, v := range w {
+			if set[k] != v {
+				t.Errorf("file: sections[%d].%s = %#v, want %#v", i, k, set[k], v)
+			}
+		}
+		if id, _ := set["_id"].(string); id == "" {
+			t.Errorf("file: sections[%d] has no _id", i)
+		}
+	}
+	if st, err := os.Stat(filepath.Join(s.dir, "public", "assets", "cover-photo.png")); err != nil || st.Size() == 0 {
+		t.Errorf("uploaded file on disk: %v", err)
+	}
+	b.checkConsole()
+
+	// The same rules as the server, before saving: the message at its field, nothing sent.
+	b.setValue(f("subtitle", "input"), "")
+	b.typeIn(f("subtitle", "input"), "far too long for the twenty character limit")
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(f("subtitle", ".field-error"), "Must be at most 20 characters")
+	b.setValue(f("subtitle", "input"), "")
+	b.typeIn(f("subtitle", "input"), "Mine")
+
+	// A rule only the server knows: its 422 lands at the field, on a tab marked as having errors.
+	b.expect("status of 422")
+	b.click(`[data-tab="extras"]`)
+	b.setValue(f("code_name", "input"), "")
+	b.typeIn(f("code_name", "input"), "not ok!")
+	b.click(`[data-tab="main"]`)
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(f("code_name", ".field-error"), "Must contain only letters, numbers, dashes, and underscores")
+	if !eval[bool](b, `document.querySelector('[data-tab="extras"]').classList.contains('has-error') && document.querySelector('[data-tab="extras"]').getAttribute('aria-selected') === 'true'`) {
+		t.Error("the Extras tab is not marked and opened for its field's error")
+	}
+	b.shot("entry-validation-error")
+	b.setValue(f("code_name", "input"), "")
+	b.typeIn(f("code_name", "input"), "ok_again")
+
+	// A second session saves first: the conflict says what they changed; overwrite keeps mine.
+	other := newAPIClient(t, s)
+	var cur struct{ Data struct{ ContentHash string } }
+	other.do("GET", "/api/entries/kitchen/kitchen-sink", nil, &cur)
+	other.do("PUT", "/api/entries/kitchen/kitchen-sink", map[string]any{"title": "Kitchen Sink (theirs)", "contentHash": cur.Data.ContentHash}, nil)
+	b.expect("status of 409")
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(`.conflict`, "They changed: Title")
+	b.shot("entry-conflict")
+	b.click(`.conflict button:not(.secondary)`)
+	b.waitText(`form.editor > .notice`, "Saved at")
+	b.waitJS(`document.querySelector('main h1')?.textContent === 'Kitchen Sink'`)
+	data = readEntry(t, s, "kitchen", "kitchen-sink")
+	if data["subtitle"] != "Mine" || data["code_name"] != "ok_again" || data["title"] != "Kitchen Sink" {
+		t.Errorf("after overwrite: title %v, subtitle %v, code_name %v; want mine", data["title"], data["subtitle"], data["code_name"])
+	}
+	b.checkConsole()
+}
+
+// readEntry parses an entry file and returns its custom fields and title as plain values.
+func readEntry(t *testing.T, s *site, collection, slug string) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(s.dir, "content", "collections", collection, slug+".md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := entryfile.Parse(collection, slug, raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := e.Data.Plain()
+	out["title"] = e.Title
+	return out
+}
+
+// norm passes a value through JSON so numbers and maps compare alike.
+func norm(v any) any {
+	b, _ := json.Marshal(v)
+	var out any
+	json.Unmarshal(b, &out)
+	return out
+}
+
+func writePNG(t *testing.T, p string) {
+	t.Helper()
+	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
+	for i := range 16 {
+		img.Set(i, i, color.RGBA{200, 40, 40, 255})
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -1,18 +1,25 @@
 package cpbrowser
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"cms/content/contenttest"
@@ -78,6 +85,9 @@ func startSite(t *testing.T, extra string) *site {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	for _, p := range svc.Store.Problems() {
+		t.Errorf("test site problem: %s: %s", p.File, p.Message)
+	}
 	mux, err := groups.Mux(svc)
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +108,7 @@ type browser struct {
 	mu       sync.Mutex
 	problems []string // console errors, exceptions and failed requests not expected
 	expected []string // substrings of network errors a step provokes on purpose
+	dialogs  []string // substrings of dialog messages a step expects
 }
 
 // newBrowser starts Chromium, or skips (fails in CI) when there is none.
@@ -136,6 +147,26 @@ func newBrowser(t *testing.T) *browser {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("starting %s: %v", exe, err)
 	}
+	// Dialogs (confirm before a delete, the unsaved-changes guard) are accepted, so a step never
+	// hangs on one; those a step did not announce with expectDialog are reported.
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for ev, err := range dialogs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			ok := slices.ContainsFunc(b.dialogs, func(s string) bool { return strings.Contains(ev.Message, s) })
+			if !ok {
+				b.problems = append(b.problems, fmt.Sprintf("unexpected %s dialog: %q", ev.Type, ev.Message))
+			}
+			b.mu.Unlock()
+			_, _ = chromedp.Run(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+				_, err := cdp.Call(ctx, t, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: true})
+				return err
+			}))
+		}
+	}()
 	msgs := chromedp.Console(ctx)
 	go func() {
 		for m, err := range msgs {
@@ -170,6 +201,13 @@ func (b *browser) console(m chromedp.ConsoleMessage) {
 func (b *browser) expect(s string) {
 	b.mu.Lock()
 	b.expected = append(b.expected, s)
+	b.mu.Unlock()
+}
+
+// expectDialog announces a dialog whose message contains s (it is accepted).
+func (b *browser) expectDialog(s string) {
+	b.mu.Lock()
+	b.dialogs = append(b.dialogs, s)
 	b.mu.Unlock()
 }
 
@@ -258,4 +296,86 @@ func (b *browser) signIn(s *site) {
 func (b *browser) text(sel string) string {
 	b.t.Helper()
 	return eval[string](b, fmt.Sprintf(`document.querySelector(%q)?.textContent ?? ""`, sel))
+}
+
+// apiClient is a second session, signed in through the API with a Bearer token: another editor
+// working at the same time as the browser.
+type apiClient struct {
+	t     *testing.T
+	base  string
+	token string
+}
+
+func newAPIClient(t *testing.T, s *site) *apiClient {
+	t.Helper()
+	c := &apiClient{t: t, base: s.url}
+	var out struct{ Token string }
+	c.do("POST", "/api/auth/login", map[string]string{"email": adminEmail, "password": adminPassword}, &out)
+	if out.Token == "" {
+		t.Fatal("second session: login returned no token")
+	}
+	c.token = out.Token
+	return c
+}
+
+// do sends a JSON request and decodes a 2xx answer into out; anything else fails the test.
+func (c *apiClient) do(method, path string, body, out any) {
+	c.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(c.t.Context(), method, c.base+path, rd)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		c.t.Fatalf("second session: %s %s: %d %s", method, path, res.StatusCode, raw)
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			c.t.Fatalf("second session: %s %s: %v", method, path, err)
+		}
+	}
+}
+
+// click clicks the first element the CSS selector matches, once it is visible.
+func (b *browser) click(sel string) {
+	b.t.Helper()
+	b.run(chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.Click(chromedp.CSS(sel)))
+}
+
+// typeIn types text into the element, as keystrokes.
+func (b *browser) typeIn(sel, text string) {
+	b.t.Helper()
+	b.run(chromedp.WaitVisible(chromedp.CSS(sel)), chromedp.SendKeys(chromedp.CSS(sel), text))
+}
+
+// setValue replaces an input's value and fires input and change, as a picker (date, file) or
+// a paste does.
+func (b *browser) setValue(sel, v string) {
+	b.t.Helper()
+	b.run(chromedp.WaitVisible(chromedp.CSS(sel)))
+	eval[any](b, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.focus(); e.value = %q;
+		e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`, sel, v))
+}
+
+// waitText waits until the element's text contains want.
+func (b *browser) waitText(sel, want string) {
+	b.t.Helper()
+	b.waitJS(fmt.Sprintf(`(document.querySelector(%q)?.textContent ?? '').includes(%q)`, sel, want))
 }

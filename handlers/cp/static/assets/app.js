@@ -18,7 +18,13 @@ const ctx = {
   caps: {},
   scopes: {},
   collections: [],
-  dirty: false, // an editor has unsaved changes
+  _dirty: false,
+  /** dirty says an editor has unsaved changes; the page shows it as data-unsaved on <body>. */
+  get dirty() { return this._dirty; },
+  set dirty(v) {
+    this._dirty = v === true;
+    if (this._dirty) { document.body.dataset.unsaved = 'true'; } else delete document.body.dataset.unsaved;
+  },
   can(resource, action) {
     return this.caps[`${resource}:${action}`] === true;
   },
