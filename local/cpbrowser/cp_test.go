@@ -35,6 +35,10 @@ func TestControlPanel(t *testing.T) {
 	b.checkConsole()
 
 	t.Run("entry with every field type", func(t *testing.T) { entryEveryType(t, s, b) })
+	t.Run("users and roles", func(t *testing.T) { usersAndRoles(t, s, b) })
+	t.Run("hooks", func(t *testing.T) { hookUpload(t, s, b) })
+	t.Run("other screens", func(t *testing.T) { otherScreens(t, s, b) })
+	t.Run("account and sign out", func(t *testing.T) { accountAndSignOut(t, s, b) })
 }
 
 // f is the CSS selector of an element inside a blueprint field's wrapper.
@@ -223,6 +227,130 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	if data["subtitle"] != "Mine" || data["code_name"] != "ok_again" || data["title"] != "Kitchen Sink" {
 		t.Errorf("after overwrite: title %v, subtitle %v, code_name %v; want mine", data["title"], data["subtitle"], data["code_name"])
 	}
+	b.checkConsole()
+}
+
+// usersAndRoles creates a role with the permission matrix, a user holding it, edits the user,
+// resets their password and deletes them.
+func usersAndRoles(t *testing.T, s *site, b *browser) {
+	b.t = t
+	b.run(chromedp.Navigate(s.url + "/cp/roles/_new"))
+	b.typeIn(`#f-handle`, "reviewer")
+	b.typeIn(`#f-display`, "Reviewer")
+	b.click(`input[aria-label="entries: view"]`)
+	b.click(`input[aria-label="entries: edit"]`)
+	b.click(`input[aria-label="assets: view"]`)
+	b.shot("role-new")
+	b.click(`form.editor button[type="submit"]`)
+	b.waitJS(`location.pathname.endsWith('/roles/reviewer') && document.querySelector('main h1')?.textContent === 'Reviewer'`)
+	role, err := os.ReadFile(filepath.Join(s.dir, "resources", "roles", "reviewer.yaml"))
+	if err != nil || !strings.Contains(string(role), "entries") || !strings.Contains(string(role), "edit") || !strings.Contains(string(role), "assets") {
+		t.Errorf("role file: %v\n%s", err, role)
+	}
+	b.shot("role-saved")
+
+	b.run(chromedp.Navigate(s.url + "/cp/users/_new"))
+	b.typeIn(`#f-name`, "Rita Reviewer")
+	b.typeIn(`#f-email`, "rita@example.com")
+	b.typeIn(`#f-password`, "a long enough password")
+	b.click(`input[name="roles"][value="reviewer"]`)
+	b.click(`form.editor button[type="submit"]`)
+	b.waitJS(`document.querySelector('main h1')?.textContent === 'Rita Reviewer'`)
+	id := eval[string](b, `decodeURIComponent(location.pathname.split('/').pop())`)
+	if !eval[bool](b, `document.querySelector('input[name="roles"][value="reviewer"]').checked`) {
+		t.Error("the new user does not show the reviewer role")
+	}
+	b.setValue(`#f-name`, "")
+	b.typeIn(`#f-name`, "Rita R.")
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(`form.editor .notice`, "Saved Rita R.")
+	b.typeIn(`#f-new-password`, "another long password!")
+	b.click(`form.editor:nth-of-type(2) button[type="submit"]`)
+	b.waitText(`form.editor:nth-of-type(2) .notice`, "Password set")
+	b.shot("user-edit")
+	if _, err := os.Stat(filepath.Join(s.dir, "users", id+".yaml")); err != nil {
+		t.Errorf("user file: %v", err)
+	}
+	b.expectDialog("Delete the user")
+	b.click(`form.editor button.danger`)
+	b.waitJS(`location.pathname.endsWith('/cp/users') && document.querySelector('main table')`)
+	if strings.Contains(b.text("main table"), "Rita") {
+		t.Error("deleted user still listed")
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "users", id+".yaml")); err == nil {
+		t.Error("deleted user's file is still there")
+	}
+	b.shot("users")
+	b.checkConsole()
+}
+
+// hookUpload installs a good module, sees the checks pass, and sees a bad one refused.
+func hookUpload(t *testing.T, s *site, b *browser) {
+	b.t = t
+	good, err := filepath.Abs(filepath.Join("..", "..", "wasmhooks", "testdata", "disposable-email.wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.run(chromedp.Navigate(s.url + "/cp/hooks"))
+	b.run(chromedp.WaitVisible(chromedp.CSS(`#f-hook-file`)), chromedp.SetUploadFiles(chromedp.CSS(`#f-hook-file`), []string{good}))
+	b.waitJS(`document.querySelector('#f-hook-name').value === 'disposable-email'`)
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(`.hook-result`, "passed the checks")
+	b.waitText(`main table`, "disposable-email")
+	if _, err := os.Stat(filepath.Join(s.dir, "resources", "hooks", "disposable-email.wasm")); err != nil {
+		t.Errorf("hook module on disk: %v", err)
+	}
+	b.shot("hooks-installed")
+	bad, _ := filepath.Abs(filepath.Join("..", "..", "wasmhooks", "testdata", "badimport.wasm"))
+	b.expect("status of 422")
+	b.run(chromedp.SetUploadFiles(chromedp.CSS(`#f-hook-file`), []string{bad}))
+	b.waitJS(`document.querySelector('#f-hook-name').value === 'badimport'`)
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(`.hook-result`, "Not installed")
+	b.shot("hooks-rejected")
+	b.checkConsole()
+}
+
+// otherScreens visits the remaining screens and saves the settings.
+func otherScreens(t *testing.T, s *site, b *browser) {
+	b.t = t
+	for _, sc := range []struct{ path, ready, name string }{
+		{"/cp/entries/blog", `main table tbody tr`, "entries-list"},
+		{"/cp/entries/blog?status=draft&sort=title", `main table tbody tr`, "entries-drafts"},
+		{"/cp/globals", `main .cards a`, "globals"},
+		{"/cp/navigation", `main .cards a`, "navigation-list"},
+		{"/cp/forms", `main h1`, "forms"},
+		{"/cp/media", `main h1`, "assets"},
+		{"/cp/roles", `main table`, "roles"},
+		{"/cp/settings", `#f-site_name`, "settings"},
+	} {
+		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
+		b.shot(sc.name)
+	}
+	b.setValue(`#f-site_name`, "Browser Test Site")
+	b.click(`form.editor button[type="submit"]`)
+	b.waitText(`form.editor .notice`, "Saved.")
+	if raw, err := os.ReadFile(filepath.Join(s.dir, "content", "settings.yaml")); err != nil || !strings.Contains(string(raw), "Browser Test Site") {
+		t.Errorf("settings file: %v\n%s", err, raw)
+	}
+	b.checkConsole()
+}
+
+// accountAndSignOut changes the password on the account page, signs out, and signs in with it.
+func accountAndSignOut(t *testing.T, s *site, b *browser) {
+	b.t = t
+	b.run(chromedp.Navigate(s.url + "/cp/account"))
+	b.typeIn(`#f-current-password`, adminPassword)
+	b.typeIn(`#f-new-password`, "a brand new passphrase")
+	b.click(`form.editor:nth-of-type(2) button[type="submit"]`)
+	b.waitText(`form.editor:nth-of-type(2) .notice`, "Password changed.")
+	b.shot("account")
+	b.click(`#logout`)
+	b.run(chromedp.WaitVisible(chromedp.CSS(`#email`)))
+	b.signInAs(s, adminEmail, "a brand new passphrase")
+	b.waitJS(`document.querySelector('main h1')?.textContent.startsWith('Welcome')`)
+	b.click(`#logout`)
+	b.run(chromedp.WaitVisible(chromedp.CSS(`#email`)))
 	b.checkConsole()
 }
 

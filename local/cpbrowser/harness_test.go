@@ -280,13 +280,15 @@ func (b *browser) shot(name string) {
 }
 
 // signIn opens the CP, which sends the browser to the sign-in page, and signs in.
-func (b *browser) signIn(s *site) {
+func (b *browser) signIn(s *site) { b.signInAs(s, adminEmail, adminPassword) }
+
+func (b *browser) signInAs(s *site, email, password string) {
 	b.t.Helper()
 	b.run(chromedp.Navigate(s.url+"/cp"), chromedp.WaitVisible(chromedp.CSS(`#email`)))
 	b.shot("login")
 	b.run(
-		chromedp.SendKeys(chromedp.CSS(`#email`), adminEmail),
-		chromedp.SendKeys(chromedp.CSS(`#password`), adminPassword),
+		chromedp.SendKeys(chromedp.CSS(`#email`), email),
+		chromedp.SendKeys(chromedp.CSS(`#password`), password),
 		chromedp.Click(chromedp.CSS(`#login button[type=submit]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#logout`)),
 	)

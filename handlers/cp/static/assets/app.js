@@ -2,12 +2,13 @@
 // sidebar, and routes paths under the CP to views (History API; the server answers every CP path
 // with this page).
 import { api, cpPath, describe, toLogin } from './api.js';
-import { h, message, show } from './dom.js';
+import { h, message, show, when } from './dom.js';
 import * as entries from './entries.js';
 import * as globals from './globals.js';
 import * as navigation from './navigation.js';
 import * as forms from './forms.js';
 import * as media from './media.js';
+import * as admin from './admin.js';
 
 const main = document.getElementById('main');
 const sidebar = document.getElementById('sidebar');
@@ -77,7 +78,11 @@ function drawSidebar() {
   if (ctx.can('navigation', 'view')) other.push(link(ctx.url('/navigation'), 'Navigation'));
   if (ctx.can('forms', 'view')) other.push(link(ctx.url('/forms'), 'Forms'));
   if (ctx.can('assets', 'view')) other.push(link(ctx.url('/media'), 'Assets'));
-  show(sidebar, section('Collections', cols), section('Site', other));
+  const manage = [];
+  if (ctx.can('users', 'view')) manage.push(link(ctx.url('/users'), 'Users'), link(ctx.url('/roles'), 'Roles'));
+  if (ctx.can('settings', 'view')) manage.push(link(ctx.url('/settings'), 'Settings'), link(ctx.url('/hooks'), 'Hooks'));
+  manage.push(link(ctx.url('/account'), 'Your account'));
+  show(sidebar, section('Collections', cols), section('Site', other), section('Manage', manage));
 }
 
 function markCurrent() {
@@ -89,12 +94,37 @@ function markCurrent() {
   }
 }
 
-function dashboard(view) {
+/** dashboard: counts and drafts per collection, the latest edits, and form submissions. */
+async function dashboard(view) {
+  const enc = encodeURIComponent;
   const cols = ctx.collections.filter((c) => ctx.canEntries(c.handle, 'view'));
+  const stats = await Promise.all(cols.map(async (c) => {
+    const [recent, drafts] = await Promise.all([
+      api('GET', `/entries/${enc(c.handle)}?limit=5&sort=-updatedAt`).then((r) => r.body),
+      api('GET', `/entries/${enc(c.handle)}?limit=1&status=draft`).then((r) => r.body.meta?.total ?? 0),
+    ]).catch(() => [{ data: [], meta: { total: 0 } }, 0]);
+    return { c, total: recent.meta?.total ?? recent.data.length, drafts, recent: recent.data };
+  }));
+  let forms = [];
+  if (ctx.can('forms', 'view')) {
+    const list = await api('GET', '/forms').then((r) => r.body.data).catch(() => []);
+    forms = await Promise.all(list.map((f) => api('GET', `/forms/${enc(f.handle)}/submissions?perPage=1`)
+      .then((r) => ({ f, total: r.body.data.total })).catch(() => ({ f, total: 0 }))));
+  }
+  const recent = stats.flatMap((s) => s.recent.map((e) => ({ ...e, col: s.c }))).sort((a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt))).slice(0, 8);
   show(view,
     h('h1', {}, `Welcome, ${ctx.me.name || ctx.me.email}`),
-    cols.length ? h('p', {}, 'Pick a collection to edit its entries:') : message('muted', 'Your roles give you no collections to edit.'),
-    h('ul', { class: 'cards' }, cols.map((c) => h('li', {}, link(ctx.url(`/entries/${encodeURIComponent(c.handle)}`), c.title || c.handle)))));
+    cols.length ? null : message('muted', 'Your roles give you no collections to edit.'),
+    h('ul', { class: 'cards' }, stats.map((s) => h('li', {}, link(ctx.url(`/entries/${enc(s.c.handle)}`), h('strong', {}, s.c.title || s.c.handle),
+      h('span', { class: 'muted stat' }, `${s.total} entr${s.total === 1 ? 'y' : 'ies'}, ${s.drafts} draft${s.drafts === 1 ? '' : 's'}`))))),
+    h('div', { class: 'dash' },
+      h('section', {}, h('h2', {}, 'Recently edited'), recent.length ? h('ul', { class: 'plain' }, recent.map((e) => h('li', {},
+        link(ctx.url(`/entries/${enc(e.col.handle)}/${enc(e.slug)}`), e.title || e.slug), ' ', h('span', { class: `badge ${e.status}` }, e.status),
+        h('span', { class: 'muted' }, ` ${e.col.title || e.col.handle} · ${when(e.updatedAt)}`)))) : message('muted', 'Nothing yet.')),
+      h('section', {}, h('h2', {}, 'Drafts'), stats.some((s) => s.drafts) ? h('ul', { class: 'plain' }, stats.filter((s) => s.drafts).map((s) => h('li', {},
+        link(ctx.url(`/entries/${enc(s.c.handle)}?status=draft`), `${s.drafts} in ${s.c.title || s.c.handle}`)))) : message('muted', 'No drafts.')),
+      forms.length ? h('section', {}, h('h2', {}, 'Form submissions'), h('ul', { class: 'plain' }, forms.map(({ f, total }) => h('li', {},
+        link(ctx.url(`/forms/${enc(f.handle)}`), f.title || f.handle), h('span', { class: 'muted' }, ` ${total} submission${total === 1 ? '' : 's'}`))))) : null));
 }
 
 function notFound(view) {
@@ -112,7 +142,7 @@ async function route() {
   const q = new URLSearchParams(location.search);
   try {
     switch (seg[0]) {
-      case undefined: return dashboard(view);
+      case undefined: return await dashboard(view);
       case 'entries':
         if (seg.length === 2) return await entries.list(ctx, view, seg[1], q);
         if (seg.length === 3) return await entries.edit(ctx, view, seg[1], seg[2] === '_new' ? null : seg[2]);
@@ -128,6 +158,21 @@ async function route() {
         break;
       case 'media':
         if (seg.length === 1) return await media.render(ctx, view, q);
+        break;
+      case 'users':
+        if (seg.length <= 2) return await admin.users(ctx, view, seg[1]);
+        break;
+      case 'roles':
+        if (seg.length <= 2) return await admin.roles(ctx, view, seg[1]);
+        break;
+      case 'account':
+        if (seg.length === 1) return await admin.account(ctx, view);
+        break;
+      case 'hooks':
+        if (seg.length === 1) return await admin.hooks(ctx, view);
+        break;
+      case 'settings':
+        if (seg.length === 1) return await admin.settings(ctx, view);
         break;
     }
     notFound(view);
