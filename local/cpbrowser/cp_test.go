@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"gopkg.in/yaml.v3"
 
 	"cms/content/entryfile"
 )
@@ -35,6 +37,7 @@ func TestControlPanel(t *testing.T) {
 	b.checkConsole()
 
 	t.Run("entry with every field type", func(t *testing.T) { entryEveryType(t, s, b) })
+	t.Run("navigation by keyboard", func(t *testing.T) { navigationByKeyboard(t, s, b) })
 	t.Run("users and roles", func(t *testing.T) { usersAndRoles(t, s, b) })
 	t.Run("hooks", func(t *testing.T) { hookUpload(t, s, b) })
 	t.Run("other screens", func(t *testing.T) { otherScreens(t, s, b) })
@@ -227,6 +230,65 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	if data["subtitle"] != "Mine" || data["code_name"] != "ok_again" || data["title"] != "Kitchen Sink" {
 		t.Errorf("after overwrite: title %v, subtitle %v, code_name %v; want mine", data["title"], data["subtitle"], data["code_name"])
 	}
+	b.checkConsole()
+}
+
+// navigationByKeyboard reorders and nests the main menu with Alt+Arrow keys only, is refused a
+// move beyond max_depth, saves, and finds the tree in the file.
+func navigationByKeyboard(t *testing.T, s *site, b *browser) {
+	b.t = t
+	b.run(chromedp.Navigate(s.url + "/cp/navigation/main"))
+	b.run(chromedp.WaitVisible(chromedp.CSS(`.nav-label[data-label="Contact"]`)))
+	b.shot("navigation-tree")
+	key := func(label, k string) {
+		t.Helper()
+		b.run(chromedp.Focus(chromedp.CSS(`.nav-label[data-label="`+label+`"]`)), chromedp.KeyEvent(k, chromedp.KeyModifiers(chromedp.ModifierAlt)))
+	}
+	key("Contact", kb.ArrowUp)    // Home, About, Contact, Blog, Markdown guide
+	key("Contact", kb.ArrowRight) // under About
+	key("Welcome", kb.ArrowRight) // under All posts (level 2 of 2)
+	key("Forms and hooks", kb.ArrowRight)
+	key("Forms and hooks", kb.ArrowRight) // under Welcome would be level 3: refused
+	b.waitText(`form.editor .notice`, "cannot go one level deeper")
+	if got := eval[string](b, `document.activeElement?.dataset.label ?? ''`); got != "Forms and hooks" {
+		t.Errorf("focus after the moves is on %q, want the moved item", got)
+	}
+	b.shot("navigation-moved")
+	b.click(`form.editor .actions button[type="submit"]`)
+	b.waitText(`form.editor .notice`, "Saved at")
+	raw, err := os.ReadFile(filepath.Join(s.dir, "content", "navigation", "main.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Items []struct {
+			Label    string
+			Children []struct {
+				Label    string
+				Children []struct{ Label string }
+			}
+		}
+	}
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var top []string
+	for _, it := range doc.Items {
+		top = append(top, it.Label)
+	}
+	if want := []string{"Home", "About", "Blog", "Markdown guide"}; !reflect.DeepEqual(top, want) {
+		t.Errorf("top level = %v, want %v\n%s", top, want, raw)
+	} else {
+		about, blog := doc.Items[1], doc.Items[2]
+		if len(about.Children) != 1 || about.Children[0].Label != "Contact" {
+			t.Errorf("About's children = %+v, want Contact", about.Children)
+		}
+		if len(blog.Children) != 1 || blog.Children[0].Label != "All posts" || len(blog.Children[0].Children) != 2 ||
+			blog.Children[0].Children[0].Label != "Welcome" || blog.Children[0].Children[1].Label != "Forms and hooks" {
+			t.Errorf("Blog's subtree = %+v, want All posts > Welcome, Forms and hooks", blog.Children)
+		}
+	}
+	b.shot("navigation-saved")
 	b.checkConsole()
 }
 
