@@ -35,6 +35,13 @@ func TestControlPanel(t *testing.T) {
 		t.Errorf("signed-in user shown as %q, want Ada Admin", got)
 	}
 	b.checkConsole()
+	// The accessibility check can fail: a pale text and an unlabelled input on the page are caught.
+	probe := eval[[]string](b, `(() => { const d = document.createElement('div'); d.id = 'probe';
+		const p = document.createElement('p'); p.textContent = 'pale'; p.style.color = '#ccc'; d.append(p, document.createElement('input'));
+		document.querySelector('main').append(d); const out = `+a11yScript+`; d.remove(); return out; })()`)
+	if len(probe) != 2 || !strings.Contains(probe[0]+probe[1], "contrast") || !strings.Contains(probe[0]+probe[1], "without a label") {
+		t.Errorf("the accessibility check missed a planted problem: %q", probe)
+	}
 
 	t.Run("entry with every field type", func(t *testing.T) { entryEveryType(t, s, b) })
 	t.Run("navigation by keyboard", func(t *testing.T) { navigationByKeyboard(t, s, b) })

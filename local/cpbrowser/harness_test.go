@@ -3,6 +3,7 @@ package cpbrowser
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -29,6 +30,9 @@ import (
 	"cms/runtime/groups"
 	"cms/runtime/wire"
 )
+
+//go:embed testdata/a11y.js
+var a11yScript string
 
 // Credentials of the test site's administrator.
 const (
@@ -262,9 +266,15 @@ func (b *browser) waitJS(js string) {
 	}))
 }
 
-// shot saves a full-page screenshot named after the screen.
+// shot saves a full-page screenshot named after the screen, and runs the accessibility check
+// on it (testdata/a11y.js: names, ARIA references, one h1, contrast AA).
 func (b *browser) shot(name string) {
 	b.t.Helper()
+	if name != "failure" {
+		for _, p := range eval[[]string](b, a11yScript) {
+			b.t.Errorf("accessibility (%s): %s", name, p)
+		}
+	}
 	ctx, cancel := context.WithTimeout(b.ctx, guard)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))

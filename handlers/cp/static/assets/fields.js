@@ -204,7 +204,7 @@ function control(def, values, isNew, opts, onInput) {
   const w = widget(def, start, { id, label, describedby: `${def.instructions ? helpId : ''} ${errId}`.trim(), opts, onInput, isNew });
   const err = h('div', { class: 'field-error', id: errId });
   const required = def.required === true || (def.validate ?? []).includes('required');
-  const labelEl = w.group
+  const labelEl = w.group || def.type === 'hidden'
     ? null
     : h('label', { for: id }, label, required ? h('span', { class: 'req', 'aria-hidden': 'true' }, ' *') : null, required ? h('span', { class: 'sr-only' }, ' (required)') : null);
   const el = h('div', { class: `field field-${def.type}`, 'data-field': def.handle },
