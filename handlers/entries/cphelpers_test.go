@@ -2,11 +2,8 @@ package entries_test
 
 import (
 	"net/http"
-	"slices"
 	"testing"
 
-	"cms/content"
-	"cms/handlers/entries"
 	"cms/handlers/web/webtest"
 )
 
@@ -69,35 +66,4 @@ func TestMarkdownPreview(t *testing.T) {
 	}
 	w = e.do(t, webtest.Request{Method: "POST", Path: "/api/collections/blog/markdown", Token: tokAuthor, Body: map[string]any{}})
 	checkError(t, w, errCase{422, "VALIDATION_ERROR", "The body needs a markdown string", map[string][]string{"markdown": {"This field is required"}}})
-}
-
-// TestSetFieldsets: a replicator's sets, a blocks field's is_block fieldsets when it names none,
-// and the sets of a set's own replicator, each once; unknown names are left out.
-func TestSetFieldsets(t *testing.T) {
-	t.Parallel()
-	opts := func(sets ...any) *content.Map {
-		m := content.NewMap(1)
-		m.Set("sets", sets)
-		return m
-	}
-	all := []*content.Fieldset{
-		{Handle: "cta"},
-		{Handle: "gallery", IsBlock: true},
-		{Handle: "row", Fields: []content.Field{{Handle: "cells", Type: "replicator", Options: opts("cta", "text")}}},
-		{Handle: "text", IsBlock: true},
-		{Handle: "unused"},
-	}
-	got := entries.SetFieldsets([]content.Field{
-		{Handle: "title", Type: "text"},
-		{Handle: "body", Type: "replicator", Options: opts("row", "missing")},
-		{Handle: "page", Type: "blocks"},
-	}, all)
-	var names []string
-	for k := range got {
-		names = append(names, k)
-	}
-	slices.Sort(names)
-	if want := []string{"cta", "gallery", "row", "text"}; !slices.Equal(names, want) {
-		t.Errorf("set fieldsets = %v, want %v", names, want)
-	}
 }

@@ -44,6 +44,7 @@ func TestControlPanel(t *testing.T) {
 	}
 
 	t.Run("entry with every field type", func(t *testing.T) { entryEveryType(t, s, b) })
+	t.Run("global from its blueprint", func(t *testing.T) { globalForm(t, s, b) })
 	t.Run("navigation by keyboard", func(t *testing.T) { navigationByKeyboard(t, s, b) })
 	t.Run("users and roles", func(t *testing.T) { usersAndRoles(t, s, b) })
 	t.Run("hooks", func(t *testing.T) { hookUpload(t, s, b) })
@@ -236,6 +237,51 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	data = readEntry(t, s, "kitchen", "kitchen-sink")
 	if data["subtitle"] != "Mine" || data["code_name"] != "ok_again" || data["title"] != "Kitchen Sink" {
 		t.Errorf("after overwrite: title %v, subtitle %v, code_name %v; want mine", data["title"], data["subtitle"], data["code_name"])
+	}
+	b.checkConsole()
+}
+
+// globalForm edits the site settings global in its blueprint form: a text field, a set moved
+// up by keyboard in the social links replicator, and a new set; the file keeps every value.
+func globalForm(t *testing.T, s *site, b *browser) {
+	b.t = t
+	b.run(chromedp.Navigate(s.url + "/cp/globals/site-settings"))
+	b.waitJS(`document.querySelector('[data-field="tagline"] input')?.value.startsWith('A small site')`)
+	b.shot("global-general")
+	b.setValue(f("tagline", "input"), "Edited in the browser")
+	b.click(`[data-tab="social"]`)
+	b.click(f("social", `.set:nth-child(2) button[aria-label="Move set 2 up"]`))
+	b.waitText(f("social", ".set:nth-child(1) .set-toggle"), "Code")
+	b.click(f("social", ".add-set button"))
+	b.typeIn(f("social", `.set:nth-child(3) [data-field="network"] input`), "Video")
+	b.typeIn(f("social", `.set:nth-child(3) [data-field="url"] input`), "https://video.example/starter")
+	b.shot("global-social")
+	b.click(`form.editor .actions button[type="submit"]`)
+	b.waitText(`form.editor > .notice`, "Saved at")
+	raw, err := os.ReadFile(filepath.Join(s.dir, "content", "globals", "site-settings.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		SiteName     string `yaml:"site_name"`
+		Tagline      string
+		ContactEmail string `yaml:"contact_email"`
+		Social       []struct {
+			Type    string `yaml:"_type"`
+			Network string
+			URL     string
+		}
+	}
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var nets []string
+	for _, l := range doc.Social {
+		nets = append(nets, l.Type+":"+l.Network)
+	}
+	if doc.SiteName != "Starter Site" || doc.Tagline != "Edited in the browser" || doc.ContactEmail != "hello@example.com" ||
+		!reflect.DeepEqual(nets, []string{"social_link:Code", "social_link:Mastodon", "social_link:Video"}) {
+		t.Errorf("global file after save:\n%s", raw)
 	}
 	b.checkConsole()
 }
