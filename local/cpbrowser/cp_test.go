@@ -437,11 +437,23 @@ func otherScreens(t *testing.T, s *site, b *browser) {
 		{"/cp/forms", `main h1`, "forms"},
 		{"/cp/media", `main h1`, "assets"},
 		{"/cp/roles", `main table`, "roles"},
+		{"/cp/taxonomies/tags", `main table`, "terms"},
+		{"/cp/taxonomies/tags/news", `#f-description`, "term"},
 		{"/cp/settings", `#f-site_name`, "settings"},
 	} {
 		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
 		b.shot(sc.name)
 	}
+	// A term created in its blueprint form.
+	b.run(chromedp.Navigate(s.url+"/cp/taxonomies/tags/_new"), chromedp.WaitVisible(chromedp.CSS(`#f-title`)))
+	b.typeIn(`#f-title`, "How To")
+	b.typeIn(`#f-description`, "Step by step.")
+	b.click(`form.editor button[type="submit"]`)
+	b.waitJS(`location.pathname.endsWith('/taxonomies/tags/how-to') && document.querySelector('main h1')?.textContent === 'How To'`)
+	if raw, err := os.ReadFile(filepath.Join(s.dir, "content", "taxonomies", "tags", "how-to.yaml")); err != nil || !strings.Contains(string(raw), "Step by step.") {
+		t.Errorf("term file: %v\n%s", err, raw)
+	}
+	b.run(chromedp.Navigate(s.url+"/cp/settings"), chromedp.WaitVisible(chromedp.CSS(`#f-site_name`)))
 	b.setValue(`#f-site_name`, "Browser Test Site")
 	b.click(`form.editor button[type="submit"]`)
 	b.waitText(`form.editor .notice`, "Saved.")

@@ -9,6 +9,7 @@ import * as navigation from './navigation.js';
 import * as forms from './forms.js';
 import * as media from './media.js';
 import * as admin from './admin.js';
+import * as taxonomies from './taxonomies.js';
 
 const main = document.getElementById('main');
 const sidebar = document.getElementById('sidebar');
@@ -76,6 +77,7 @@ function drawSidebar() {
   const other = [];
   if (ctx.can('globals', 'view')) other.push(link(ctx.url('/globals'), 'Globals'));
   if (ctx.can('navigation', 'view')) other.push(link(ctx.url('/navigation'), 'Navigation'));
+  if (ctx.can('taxonomies', 'view')) other.push(link(ctx.url('/taxonomies'), 'Taxonomies'));
   if (ctx.can('forms', 'view')) other.push(link(ctx.url('/forms'), 'Forms'));
   if (ctx.can('assets', 'view')) other.push(link(ctx.url('/media'), 'Assets'));
   const manage = [];
@@ -158,6 +160,9 @@ async function route() {
         break;
       case 'media':
         if (seg.length === 1) return await media.render(ctx, view, q);
+        break;
+      case 'taxonomies':
+        if (seg.length <= 3) return await taxonomies.render(ctx, view, seg[1], seg[2]);
         break;
       case 'users':
         if (seg.length <= 2) return await admin.users(ctx, view, seg[1]);
