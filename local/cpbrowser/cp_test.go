@@ -49,6 +49,7 @@ func TestControlPanel(t *testing.T) {
 	t.Run("users and roles", func(t *testing.T) { usersAndRoles(t, s, b) })
 	t.Run("hooks", func(t *testing.T) { hookUpload(t, s, b) })
 	t.Run("other screens", func(t *testing.T) { otherScreens(t, s, b) })
+	t.Run("phone width", func(t *testing.T) { phoneWidth(t, s, b) })
 	t.Run("account and sign out", func(t *testing.T) { accountAndSignOut(t, s, b) })
 }
 
@@ -459,6 +460,33 @@ func otherScreens(t *testing.T, s *site, b *browser) {
 	b.waitText(`form.editor .notice`, "Saved.")
 	if raw, err := os.ReadFile(filepath.Join(s.dir, "content", "settings.yaml")); err != nil || !strings.Contains(string(raw), "Browser Test Site") {
 		t.Errorf("settings file: %v\n%s", err, raw)
+	}
+	b.checkConsole()
+}
+
+// phoneWidth shows the main screens 390 px wide: nothing may be wider than the screen.
+func phoneWidth(t *testing.T, s *site, b *browser) {
+	b.t = t
+	b.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	defer b.run(chromedp.EmulateViewport(1280, 900))
+	for _, sc := range []struct{ path, ready, name string }{
+		{"/cp", `main .cards`, "phone-dashboard"},
+		{"/cp/entries/kitchen/kitchen-sink", `[data-field="subtitle"] input`, "phone-entry"},
+		{"/cp/entries/blog", `main table`, "phone-entries"},
+		{"/cp/navigation/main", `.nav-label`, "phone-navigation"},
+	} {
+		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
+		if w := eval[float64](b, `document.documentElement.scrollWidth`); w > 390 {
+			t.Errorf("%s is %v px wide on a 390 px screen", sc.path, w)
+		}
+		b.shot(sc.name)
+	}
+	// The sections are one Menu button away.
+	b.click(`#menu-toggle`)
+	b.click(`#sidebar a[href$="/cp/globals"]`)
+	b.run(chromedp.WaitVisible(chromedp.CSS(`main .cards a`)))
+	if eval[bool](b, `getComputedStyle(document.getElementById('sidebar')).display !== 'none'`) {
+		t.Error("the phone menu stays open after choosing a section")
 	}
 	b.checkConsole()
 }

@@ -62,6 +62,14 @@ window.addEventListener('beforeunload', (ev) => {
   if (ctx.dirty) ev.preventDefault();
 });
 
+// On a phone the sidebar folds away behind a Menu button; it closes again after each navigation.
+const menu = document.getElementById('menu-toggle');
+const setMenu = (open) => {
+  menu.setAttribute('aria-expanded', open ? 'true' : 'false');
+  document.body.classList.toggle('menu-open', open);
+};
+menu.addEventListener('click', () => setMenu(menu.getAttribute('aria-expanded') !== 'true'));
+
 document.getElementById('logout').addEventListener('click', async () => {
   if (ctx.dirty && !confirm('Log out? Your unsaved changes will be lost.')) return;
   ctx.dirty = false;
@@ -136,6 +144,7 @@ function notFound(view) {
 /** route draws the view for the current address into a fresh container, so a slow view that
  * finishes after the user moved on draws into a detached element and changes nothing. */
 async function route() {
+  setMenu(false);
   const view = h('div', { class: 'view' });
   main.replaceChildren(view);
   markCurrent();
