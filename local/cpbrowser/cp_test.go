@@ -445,6 +445,29 @@ func otherScreens(t *testing.T, s *site, b *browser) {
 		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
 		b.shot(sc.name)
 	}
+	// Assets: upload, alt text, a new folder, and a move into it.
+	pngPath := filepath.Join(t.TempDir(), "library.png")
+	writePNG(t, pngPath)
+	b.run(chromedp.Navigate(s.url+"/cp/media"), chromedp.WaitReady(chromedp.CSS(`#upload-files`)))
+	b.run(chromedp.SetUploadFiles(chromedp.CSS(`#upload-files`), []string{pngPath}))
+	b.waitText(`main .notice`, "Uploaded library.png")
+	b.click(`.tile[data-path="library.png"]`)
+	b.typeIn(`#asset-alt`, "A red diagonal")
+	b.click(`.asset-details form:nth-of-type(1) button`)
+	b.waitText(`.asset-details .notice`, "Alt text saved.")
+	b.shot("asset-details")
+	b.typeIn(`#new-folder`, "pictures")
+	b.click(`.upload form button`)
+	b.waitText(`main .notice`, "Created the folder pictures")
+	b.click(`.tile[data-path="library.png"]`)
+	b.setValue(`#asset-to`, "pictures/library.png")
+	b.click(`.asset-details form:nth-of-type(2) button`)
+	b.waitText(`main .notice`, "Moved to pictures/library.png")
+	if _, err := os.Stat(filepath.Join(s.dir, "public", "assets", "pictures", "library.png")); err != nil {
+		t.Errorf("moved asset: %v", err)
+	}
+	b.shot("assets-after-move")
+
 	// A term created in its blueprint form.
 	b.run(chromedp.Navigate(s.url+"/cp/taxonomies/tags/_new"), chromedp.WaitVisible(chromedp.CSS(`#f-title`)))
 	b.typeIn(`#f-title`, "How To")
