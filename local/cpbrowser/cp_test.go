@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -468,6 +469,20 @@ func otherScreens(t *testing.T, s *site, b *browser) {
 	}
 	b.shot("assets-after-move")
 
+	// A form submission: listed, opened, deleted.
+	sub := submitForm(t, s)
+	b.run(chromedp.Navigate(s.url+"/cp/forms/contact"), chromedp.WaitVisible(chromedp.CSS(`main table a`)))
+	b.shot("form-submissions")
+	b.click(`main table a`)
+	b.waitText(`main .facts`, "Browser Tester")
+	b.shot("form-submission")
+	b.expectDialog("Delete this submission")
+	b.click(`main button.danger`)
+	b.waitJS(`location.pathname.endsWith('/cp/forms/contact') && document.querySelector('main h1')`)
+	if _, err := os.Stat(sub); err == nil {
+		t.Errorf("deleted submission %s is still on disk", sub)
+	}
+
 	// A term created in its blueprint form.
 	b.run(chromedp.Navigate(s.url+"/cp/taxonomies/tags/_new"), chromedp.WaitVisible(chromedp.CSS(`#f-title`)))
 	b.typeIn(`#f-title`, "How To")
@@ -530,6 +545,26 @@ func accountAndSignOut(t *testing.T, s *site, b *browser) {
 	b.click(`#logout`)
 	b.run(chromedp.WaitVisible(chromedp.CSS(`#email`)))
 	b.checkConsole()
+}
+
+// submitForm posts the starter site's contact form as a visitor and returns the stored file.
+func submitForm(t *testing.T, s *site) string {
+	t.Helper()
+	dir := filepath.Join(s.dir, "content", "forms", "contact")
+	before, _ := os.ReadDir(dir)
+	c := &apiClient{t: t, base: s.url}
+	c.do("POST", "/api/forms/contact/submit", map[string]any{"name": "Browser Tester", "email": "tester@example.com", "topic": "support", "message": "Hello from the browser tests."}, nil)
+	after, err := os.ReadDir(dir)
+	if err != nil || len(after) != len(before)+1 {
+		t.Fatalf("no stored submission in %s: %v", dir, err)
+	}
+	for _, e := range after {
+		if !slices.ContainsFunc(before, func(b os.DirEntry) bool { return b.Name() == e.Name() }) {
+			return filepath.Join(dir, e.Name())
+		}
+	}
+	t.Fatal("stored submission not found")
+	return ""
 }
 
 // readEntry parses an entry file and returns its custom fields and title as plain values.

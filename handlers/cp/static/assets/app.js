@@ -165,7 +165,7 @@ async function route() {
         if (seg.length <= 2) return await navigation.render(ctx, view, seg[1]);
         break;
       case 'forms':
-        if (seg.length <= 2) return await forms.render(ctx, view, seg[1], q);
+        if (seg.length <= 3) return await forms.render(ctx, view, seg[1], q, seg[2]);
         break;
       case 'media':
         if (seg.length === 1) return await media.render(ctx, view, q);
