@@ -236,11 +236,29 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	b.click(`.conflict button:not(.secondary)`)
 	b.waitText(`form.editor > .notice`, "Saved at")
 	b.waitJS(`document.querySelector('main h1')?.textContent === 'Kitchen Sink'`)
+	if eval[bool](b, `document.body.dataset.unsaved === 'true'`) {
+		t.Error("after overwriting, the page still says there are unsaved changes")
+	}
+	if eval[bool](b, `document.body.dataset.unsaved === 'true'`) {
+		t.Error("after overwriting, the page still says there are unsaved changes")
+	}
 	data = readEntry(t, s, "kitchen", "kitchen-sink")
 	if data["subtitle"] != "Mine" || data["code_name"] != "ok_again" || data["title"] != "Kitchen Sink" {
 		t.Errorf("after overwrite: title %v, subtitle %v, code_name %v; want mine", data["title"], data["subtitle"], data["code_name"])
 	}
 	b.checkConsole()
+
+	// The unsaved-changes guard: leaving with an edit asks first.
+	b.typeIn(f("subtitle", "input"), "!")
+	b.expectDialog("unsaved changes")
+	b.click(`#sidebar a[href$="/cp/globals"]`)
+	b.waitJS(`location.pathname.endsWith('/cp/globals') && document.querySelector('main .cards')`)
+	if !b.sawDialog("Leave this page? Your unsaved changes will be lost.") {
+		t.Error("leaving the editor with unsaved changes asked nothing")
+	}
+	if got := readEntry(t, s, "kitchen", "kitchen-sink")["subtitle"]; got != "Mine" {
+		t.Errorf("leaving without saving changed the file: subtitle %v", got)
+	}
 }
 
 // globalForm edits the site settings global in its blueprint form: a text field, a set moved

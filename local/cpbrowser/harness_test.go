@@ -113,6 +113,8 @@ type browser struct {
 	problems []string // console errors, exceptions and failed requests not expected
 	expected []string // substrings of network errors a step provokes on purpose
 	dialogs  []string // substrings of dialog messages a step expects
+	// dialogsSeen are the messages of every dialog so far.
+	dialogsSeen []string
 }
 
 // newBrowser starts Chromium, or skips (fails in CI) when there is none.
@@ -160,6 +162,7 @@ func newBrowser(t *testing.T) *browser {
 				return
 			}
 			b.mu.Lock()
+			b.dialogsSeen = append(b.dialogsSeen, ev.Message)
 			ok := slices.ContainsFunc(b.dialogs, func(s string) bool { return strings.Contains(ev.Message, s) })
 			if !ok {
 				b.problems = append(b.problems, fmt.Sprintf("unexpected %s dialog: %q", ev.Type, ev.Message))
@@ -213,6 +216,13 @@ func (b *browser) expectDialog(s string) {
 	b.mu.Lock()
 	b.dialogs = append(b.dialogs, s)
 	b.mu.Unlock()
+}
+
+// sawDialog reports whether a dialog whose message contains s has opened.
+func (b *browser) sawDialog(s string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.ContainsFunc(b.dialogsSeen, func(m string) bool { return strings.Contains(m, s) })
 }
 
 // checkConsole fails the test for every unexpected console error or failed request so far.
