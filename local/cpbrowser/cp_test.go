@@ -1,3 +1,8 @@
+// The browser tests run without the race detector (see the Makefile): under it, compiling the
+// hook module they upload takes ten times longer, and the server is covered by -race elsewhere.
+
+//go:build !race
+
 package cpbrowser
 
 import (
