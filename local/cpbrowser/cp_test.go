@@ -332,6 +332,10 @@ func navigationByKeyboard(t *testing.T, s *site, b *browser) {
 		t.Errorf("focus after the moves is on %q, want the moved item", got)
 	}
 	b.shot("navigation-moved")
+	// The item editor shows the blueprint's own fields too.
+	b.click(`.nav-label[data-label="Home"]`)
+	b.run(chromedp.WaitVisible(chromedp.CSS(f("icon", "select"))), chromedp.SetValue(chromedp.CSS(f("icon", "select")), "star"))
+	b.shot("navigation-item")
 	b.click(`form.editor .actions button[type="submit"]`)
 	b.waitText(`form.editor .notice`, "Saved at")
 	raw, err := os.ReadFile(filepath.Join(s.dir, "content", "navigation", "main.yaml"))
@@ -341,6 +345,7 @@ func navigationByKeyboard(t *testing.T, s *site, b *browser) {
 	var doc struct {
 		Items []struct {
 			Label    string
+			Icon     string
 			Children []struct {
 				Label    string
 				Children []struct{ Label string }
@@ -357,6 +362,9 @@ func navigationByKeyboard(t *testing.T, s *site, b *browser) {
 	if want := []string{"Home", "About", "Blog", "Markdown guide"}; !reflect.DeepEqual(top, want) {
 		t.Errorf("top level = %v, want %v\n%s", top, want, raw)
 	} else {
+		if doc.Items[0].Icon != "star" {
+			t.Errorf("Home's icon = %q, want star", doc.Items[0].Icon)
+		}
 		about, blog := doc.Items[1], doc.Items[2]
 		if len(about.Children) != 1 || about.Children[0].Label != "Contact" {
 			t.Errorf("About's children = %+v, want Contact", about.Children)

@@ -4,6 +4,8 @@
 // operations are plain functions (exported, tested under node) over arrays of items.
 import { api, ApiError, describe } from './api.js';
 import { fieldErrors, h, message, show } from './dom.js';
+import { buildForm } from './fields.js';
+import { previewer } from './globals.js';
 
 const enc = encodeURIComponent;
 
@@ -144,8 +146,10 @@ export async function render(ctx, view, handle) {
         : message('muted', 'This site defines no navigation.'));
     return;
   }
-  const res = await api('GET', `/navigation/${enc(handle)}`);
+  const [res, bp] = await Promise.all([api('GET', `/navigation/${enc(handle)}`), api('GET', `/navigation/${enc(handle)}/blueprint`).then((r) => r.body)]);
   let etag = res.headers.get('ETag');
+  const builtIn = ['label', 'url', 'entry', 'external', 'children'];
+  const hasExtras = (bp.data?.tabs ?? []).some((t) => [...(t.fields ?? []), ...(t.sections ?? []).flatMap((x) => x.fields ?? [])].some((f) => !builtIn.includes(f.handle)));
   const nav = res.body.data;
   const maxDepth = Number.isInteger(nav.max_depth) ? nav.max_depth : null;
   const allowed = Array.isArray(nav.collections) && nav.collections.length ? nav.collections : ctx.collections.map((c) => c.handle);
@@ -252,12 +256,20 @@ export async function render(ctx, view, handle) {
       changed();
       drawEditor();
     } }, [['url', 'A web address'], ['entry', 'An entry'], ['heading', 'Nothing (a heading)']].map(([v, t]) => h('option', { value: v, selected: v === kind }, t)));
+    // The blueprint's own fields for items (an icon, say) follow the built-in ones.
+    const extra = hasExtras ? buildForm({ blueprint: bp.data, fieldsets: bp.fieldsets, values: it, isNew: false, skip: builtIn, preview: previewer(ctx), ctx,
+      onInput: () => {
+        const v = extra.values();
+        for (const c of extra.controls) { if (Object.hasOwn(v, c.def.handle) && v[c.def.handle] !== null) it[c.def.handle] = v[c.def.handle]; else delete it[c.def.handle]; }
+        changed();
+      } }) : null;
     show(editor, h('h2', {}, `Edit “${it.label || 'item'}”`),
       h('div', { class: 'field' }, h('label', { for: 'nav-label' }, 'Label'), label),
       h('div', { class: 'field' }, h('label', { for: 'nav-kind' }, 'Links to'), kindSel),
       kind === 'url' ? h('div', { class: 'field' }, h('label', { for: 'nav-url' }, 'Address'), url) : null,
       kind === 'entry' ? h('div', { class: 'field' }, h('label', { for: 'nav-entry' }, 'Entry'), entry) : null,
       kind !== 'heading' ? h('label', { class: 'inline', for: 'nav-external' }, external, ' Open in a new tab') : null,
+      extra?.el,
       h('button', { type: 'button', class: 'secondary', onclick: () => { const s = selected; selected = null; draw(s); } }, 'Done'));
     if (kind === 'entry') {
       entryOptions ??= Promise.all(allowed.map((c) => api('GET', `/entries/${enc(c)}?limit=1000&sort=title`)
