@@ -35,8 +35,11 @@ func TestControlPanel(t *testing.T) {
 	s := startSite(t, string(kitchen))
 	b := newBrowser(t)
 	b.signIn(s)
-	b.waitJS(`document.querySelector('main h1')?.textContent.startsWith('Welcome')`)
+	b.waitJS(`document.querySelector('main h1')?.textContent.startsWith('Welcome') && document.querySelector('main .dash')`)
 	b.shot("dashboard")
+	if got := b.text("main .cards"); !strings.Contains(got, "6 entries, 2 drafts") {
+		t.Errorf("dashboard cards = %q, want the blog's 6 entries and 2 drafts", got)
+	}
 	if got := b.text("#user-name"); !strings.Contains(got, "Ada Admin") {
 		t.Errorf("signed-in user shown as %q, want Ada Admin", got)
 	}

@@ -72,6 +72,12 @@ type site struct {
 // contenttest.AddFiles), and serves every group on a loopback port as `cms serve` does.
 func startSite(t *testing.T, extra string) *site {
 	t.Helper()
+	return serveSite(t, newSiteDir(t, extra))
+}
+
+// newSiteDir writes the site of startSite without serving it.
+func newSiteDir(t *testing.T, extra string) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "site")
 	if err := starter.CopyTo(dir); err != nil {
 		t.Fatal(err)
@@ -81,6 +87,12 @@ func startSite(t *testing.T, extra string) *site {
 		t.Fatal(err)
 	}
 	contenttest.AddFiles(t, dir, "-- users/admin.yaml --\nid: admin\nemail: "+adminEmail+"\nname: Ada Admin\npassword_hash: "+hash+"\nroles: [admin]\n"+extra)
+	return dir
+}
+
+// serveSite serves every group on the site folder on a loopback port.
+func serveSite(t *testing.T, dir string) *site {
+	t.Helper()
 	env := map[string]string{"CMS_WATCH": "none", "CMS_LOG_LEVEL": "warn", "CMS_HOOKS_CACHE_DIR": t.TempDir()}
 	cfg, _, err := config.Load(dir, func(k string) string { return env[k] })
 	if err != nil {
