@@ -251,3 +251,44 @@ func runModule(t *testing.T, script string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestFieldRules runs the form builder's pure parts under node: the client-side rules give the
+// server's messages, visibility is judged as the server judges it (booleans and numbers coerced
+// from strings), options come from lists or maps, slugs are made from titles, and common YAML
+// mistakes are found.
+func TestFieldRules(t *testing.T) {
+	t.Parallel()
+	const script = `globalThis.document = { querySelector: () => null };
+const { check, visible, optionList, slugify, yamlProblems } = await import('./fields.js');
+const out = [
+  check({ type: 'text', required: true }, ''),
+  check({ type: 'text', validate: ['min:3', 'max:5'] }, 'ab'),
+  check({ type: 'text', validate: ['max:5', 'email'] }, 'abcdefg'),
+  check({ type: 'text', validate: ['url'] }, 'not a url'),
+  check({ type: 'text', validate: ['regex:^a'] }, 'ba'),
+  check({ type: 'number', validate: ['min:2', 'numeric_range:1,10'] }, 11),
+  check({ type: 'number', options: { integer: true } }, 1.5),
+  check({ type: 'slug' }, 'Not A Slug'),
+  check({ type: 'multiselect', validate: ['required'] }, []),
+  check({ type: 'text', validate: ['alpha_dash'] }, 'x y'),
+  [visible({ visibility: { field: 'f', operator: 'equals', value: 'true' } }, { f: true }),
+   visible({ visibility: { field: 'n', operator: 'equals', value: '3' } }, { n: 3 }),
+   visible({ visibility: { field: 's', operator: 'contains', value: 'al' } }, { s: 'sales' }),
+   visible({ visibility: { field: 's', operator: 'empty' } }, { s: '' }),
+   visible({ visibility: { field: 's', operator: 'not_equals', value: 'x' } }, { s: 'x' })],
+  optionList({ options: { options: ['a', 'b'] } }), optionList({ options: { options: { k: 'Key' } } }),
+  slugify('Ça va, Été 2026!'),
+  yamlProblems('a: 1\n\tb: 2\nc: "open\nd:[1\ne:f'),
+];
+console.log(JSON.stringify(out));`
+	want := `[["This field is required"],["Must be at least 3 characters"],["Must be at most 5 characters","Must be a valid email address"],` +
+		`["Must be a valid URL"],["Must match pattern ^a"],["Must be at most 10"],["Must be a whole number"],` +
+		`["Must contain only lowercase letters, numbers, and hyphens"],["This field is required"],[],[true,true,true,true,false],` +
+		`[["a","a"],["b","b"]],[["k","Key"]],"ca-va-ete-2026",` +
+		`["YAML syntax error on line 2: tabs are not allowed for indentation","YAML syntax error on line 3: unclosed quote",` +
+		`"YAML syntax error on line 4: unbalanced brackets","YAML syntax error on line 4: a colon after a key needs a space",` +
+		`"YAML syntax error on line 5: a colon after a key needs a space"]]`
+	if got := runModule(t, script); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
