@@ -212,7 +212,7 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	// The same rules as the server, before saving: the message at its field, nothing sent.
 	b.setValue(f("subtitle", "input"), "")
 	b.typeIn(f("subtitle", "input"), "far too long for the twenty character limit")
-	b.click(`form.editor button[type="submit"]`)
+	b.run(chromedp.KeyEvent("s", chromedp.KeyModifiers(chromedp.ModifierCtrl))) // Ctrl+S saves
 	b.waitText(f("subtitle", ".field-error"), "Must be at most 20 characters")
 	b.setValue(f("subtitle", "input"), "")
 	b.typeIn(f("subtitle", "input"), "Mine")
@@ -480,6 +480,18 @@ func otherScreens(t *testing.T, s *site, b *browser) {
 		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
 		b.shot(sc.name)
 	}
+	// Bulk actions: publish the two drafts of the blog at once.
+	b.run(chromedp.Navigate(s.url+"/cp/entries/blog?status=draft"), chromedp.WaitVisible(chromedp.CSS(`main table tbody tr`)))
+	b.click(`main thead input[type="checkbox"]`)
+	b.click(`.bulk button:nth-child(1)`)
+	b.waitText(`main .notice`, "Published 2 of 2.")
+	for _, slug := range []string{"draft-ideas", "draft-roadmap"} {
+		if st := readEntry(t, s, "blog", slug)["status"]; st != "published" {
+			t.Errorf("blog/%s after bulk publish: status %v", slug, st)
+		}
+	}
+	b.shot("entries-bulk-published")
+
 	// Assets: upload, alt text, a new folder, and a move into it.
 	pngPath := filepath.Join(t.TempDir(), "library.png")
 	writePNG(t, pngPath)
@@ -614,6 +626,7 @@ func readEntry(t *testing.T, s *site, collection, slug string) map[string]any {
 	}
 	out := e.Data.Plain()
 	out["title"] = e.Title
+	out["status"] = e.Status
 	return out
 }
 

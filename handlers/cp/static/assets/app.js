@@ -38,6 +38,7 @@ const ctx = {
     if (this.dirty && !confirm('Leave this page? Your unsaved changes will be lost.')) return;
     this.dirty = false;
     history[replace ? 'replaceState' : 'pushState'](null, '', path);
+    moved = true;
     route();
   },
 };
@@ -146,6 +147,10 @@ function notFound(view) {
   show(view, h('h1', {}, 'Page not found'), h('p', {}, 'There is nothing at this address. ', link(ctx.url(), 'Go to the start page.')));
 }
 
+/** moved says the user went to another page in the app: the new page's heading gets the focus,
+ * so keyboard and screen-reader users start at its top, as after a full page load. */
+let moved = false;
+
 /** interactive marks (once) when the first screen can be used, for measurements (see
  * local/cpbrowser's TestTimings). */
 let marked = false;
@@ -208,6 +213,11 @@ async function route() {
     show(view, h('h1', {}, 'Could not load this page'), message('error', describe(err)));
   } finally {
     interactive();
+    if (moved && view.isConnected && !view.contains(document.activeElement)) {
+      const h1 = view.querySelector('h1');
+      if (h1) { h1.tabIndex = -1; h1.focus({ preventScroll: false }); }
+    }
+    moved = false;
   }
 }
 

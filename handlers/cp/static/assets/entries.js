@@ -179,6 +179,10 @@ function draw(ctx, view, collection, entry, bp, flash = '') {
       !isNew && ctx.canEntries(collection, 'delete') ? h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete') : null));
   formEl.addEventListener('input', () => { ctx.dirty = true; });
   formEl.addEventListener('submit', submit);
+  // Ctrl+S (Cmd+S) saves, as in a desktop editor.
+  formEl.addEventListener('keydown', (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && ev.key.toLowerCase() === 's') { ev.preventDefault(); formEl.requestSubmit(save); }
+  });
 
   const viewOnSite = !isNew && e.url && e.status === 'published' ? h('a', { href: e.url, target: '_blank', rel: 'noopener', class: 'view-site' }, 'View on site') : null;
   show(view,
