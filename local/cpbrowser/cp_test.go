@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -446,7 +447,8 @@ func hookUpload(t *testing.T, s *site, b *browser) {
 	b.run(chromedp.WaitVisible(chromedp.CSS(`#f-hook-file`)), chromedp.SetUploadFiles(chromedp.CSS(`#f-hook-file`), []string{good}))
 	b.waitJS(`document.querySelector('#f-hook-name').value === 'disposable-email'`)
 	b.click(`form.editor button[type="submit"]`)
-	b.waitText(`.hook-result`, "passed the checks")
+	// Checking compiles the 3 MB module: slow on a busy machine, so a longer failure guard.
+	b.waitJSFor(`(document.querySelector('.hook-result')?.textContent ?? '').includes('passed the checks')`, 3*time.Minute)
 	b.waitText(`main table`, "disposable-email")
 	if _, err := os.Stat(filepath.Join(s.dir, "resources", "hooks", "disposable-email.wasm")); err != nil {
 		t.Errorf("hook module on disk: %v", err)
@@ -457,7 +459,7 @@ func hookUpload(t *testing.T, s *site, b *browser) {
 	b.run(chromedp.SetUploadFiles(chromedp.CSS(`#f-hook-file`), []string{bad}))
 	b.waitJS(`document.querySelector('#f-hook-name').value === 'badimport'`)
 	b.click(`form.editor button[type="submit"]`)
-	b.waitText(`.hook-result`, "Not installed")
+	b.waitJSFor(`(document.querySelector('.hook-result')?.textContent ?? '').includes('Not installed')`, 3*time.Minute)
 	b.shot("hooks-rejected")
 	b.checkConsole()
 }

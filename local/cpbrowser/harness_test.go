@@ -278,16 +278,26 @@ func eval[T any](b *browser, js string) T {
 	return v
 }
 
-// waitJS waits until the expression is truthy (polled on each DOM change and every 100 ms).
-func (b *browser) waitJS(js string) {
+// waitJS waits until the expression is truthy (polled every 100 ms).
+func (b *browser) waitJS(js string) { b.t.Helper(); b.waitJSFor(js, guard) }
+
+// waitJSFor is waitJS with its own failure guard, for a step whose server work is heavy (a
+// hook module compiled on a busy machine).
+func (b *browser) waitJSFor(js string, limit time.Duration) {
 	b.t.Helper()
-	b.run(chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := chromedp.Run(ctx, chromedp.Poll[any](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(guard)))
+	ctx, cancel := context.WithTimeout(b.ctx, limit)
+	defer cancel()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := chromedp.Run(ctx, chromedp.Poll[any](js, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(limit)))
 		if err != nil {
 			return fmt.Errorf("waiting for %s: %w", js, err)
 		}
 		return nil
 	}))
+	if err != nil {
+		b.shot("failure")
+		b.t.Fatalf("browser: %v", err)
+	}
 }
 
 // shot saves a full-page screenshot named after the screen, and runs the accessibility check

@@ -532,10 +532,14 @@ function entriesWidget(def, v, a) {
   let active = -1;
   const load = async () => {
     if (pool) return pool;
-    const lists = await Promise.all(allowed.map((c) => api('GET', `/entries/${enc(c)}?limit=1000`).then((r) => r.body.data.map((e) => ({ value: `${c}/${e.slug}`, label: e.title || e.slug }))).catch(() => [])));
-    pool = lists.flat();
-    for (const e of pool) titles.set(e.value, e.label);
+    pool = loadAll();
     return pool;
+  };
+  const loadAll = async () => {
+    const lists = await Promise.all(allowed.map((c) => api('GET', `/entries/${enc(c)}?limit=1000`).then((r) => r.body.data.map((e) => ({ value: `${c}/${e.slug}`, label: e.title || e.slug }))).catch(() => [])));
+    const all = lists.flat();
+    for (const e of all) titles.set(e.value, e.label);
+    return all;
   };
   const pick = (e) => {
     if (!items.some((x) => x.value === e.value) && (max === 0 || items.length < max)) items.push({ ...e });
@@ -548,7 +552,9 @@ function entriesWidget(def, v, a) {
   const update = async () => {
     const q = search.value.trim().toLowerCase();
     if (!q) return close();
-    const found = (await load()).filter((e) => e.label.toLowerCase().includes(q) || e.value.includes(q)).slice(0, 20);
+    const all = await load();
+    if (search.value.trim().toLowerCase() !== q) return; // a later keystroke has its own answer
+    const found = all.filter((e) => e.label.toLowerCase().includes(q) || e.value.includes(q)).slice(0, 20);
     show(results, found.length ? found.map((e, i) => h('li', { role: 'option', id: `${listId}-${i}`, 'aria-selected': 'false', onmousedown: (ev) => { ev.preventDefault(); pick(e); } }, e.label, h('span', { class: 'muted' }, ` ${e.value}`)))
       : h('li', { class: 'muted', role: 'option', 'aria-disabled': 'true' }, 'No matching entries'));
     results.hidden = false;
