@@ -285,6 +285,26 @@ func globalForm(t *testing.T, s *site, b *browser) {
 	b.typeIn(f("social", `.set:nth-child(3) [data-field="network"] input`), "Video")
 	b.typeIn(f("social", `.set:nth-child(3) [data-field="url"] input`), "https://video.example/starter")
 	b.shot("global-social")
+	// A second session changes the site name first: the conflict names it; reload, then save again.
+	other := newAPIClient(t, s)
+	var cur map[string]any
+	other.do("GET", "/api/globals/site-settings", nil, &cur)
+	vals, _ := cur["data"].(map[string]any)
+	vals["site_name"] = "Their Site"
+	other.do("PUT", "/api/globals/site-settings", vals, nil)
+	b.expect("status of 409")
+	b.click(`form.editor .actions button[type="submit"]`)
+	b.waitText(`.conflict`, "They changed: Site name.")
+	b.shot("global-conflict")
+	b.click(`.conflict button`)
+	b.waitJS(`document.querySelector('[data-field="site_name"] input')?.value === 'Their Site'`)
+	b.setValue(f("tagline", "input"), "Edited in the browser")
+	b.click(`[data-tab="social"]`)
+	b.click(f("social", `.set:nth-child(2) button[aria-label="Move set 2 up"]`))
+	b.waitText(f("social", ".set:nth-child(1) .set-toggle"), "Code")
+	b.click(f("social", ".add-set button"))
+	b.typeIn(f("social", `.set:nth-child(3) [data-field="network"] input`), "Video")
+	b.typeIn(f("social", `.set:nth-child(3) [data-field="url"] input`), "https://video.example/starter")
 	b.click(`form.editor .actions button[type="submit"]`)
 	b.waitText(`form.editor > .notice`, "Saved at")
 	raw, err := os.ReadFile(filepath.Join(s.dir, "content", "globals", "site-settings.yaml"))
@@ -308,7 +328,7 @@ func globalForm(t *testing.T, s *site, b *browser) {
 	for _, l := range doc.Social {
 		nets = append(nets, l.Type+":"+l.Network)
 	}
-	if doc.SiteName != "Starter Site" || doc.Tagline != "Edited in the browser" || doc.ContactEmail != "hello@example.com" ||
+	if doc.SiteName != "Their Site" || doc.Tagline != "Edited in the browser" || doc.ContactEmail != "hello@example.com" ||
 		!reflect.DeepEqual(nets, []string{"social_link:Code", "social_link:Mastodon", "social_link:Video"}) {
 		t.Errorf("global file after save:\n%s", raw)
 	}

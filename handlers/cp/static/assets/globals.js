@@ -71,7 +71,12 @@ export async function render(ctx, view, handle, flash = '') {
       await render(ctx, view, handle, `Saved at ${new Date().toLocaleTimeString()}.`);
     } catch (err) {
       if (err instanceof ApiError && err.code === 'CONFLICT') {
+        // Say what they changed: the keys whose stored values differ from what this page loaded.
+        const theirs = await api('GET', `/globals/${enc(handle)}`).then((r) => r.body.data ?? {}).catch(() => null);
+        const label = (k) => form?.controls.find((c) => c.def.handle === k)?.def.display || k;
+        const changed = theirs ? [...new Set([...Object.keys(stored), ...Object.keys(theirs)])].filter((k) => JSON.stringify(stored[k]) !== JSON.stringify(theirs[k])).map(label) : [];
         show(note, h('div', { class: 'conflict', role: 'alert' }, h('p', { class: 'error' }, 'These values were changed by someone else after you opened them, so yours were not saved.'),
+          changed.length ? h('p', {}, `They changed: ${changed.join(', ')}.`) : null,
           h('button', { type: 'button', class: 'secondary', onclick: () => { ctx.dirty = false; render(ctx, view, handle); } }, 'Reload the current values')));
       } else {
         const rest = form && err instanceof ApiError ? form.showErrors(err.fields) : err.fields;
