@@ -259,7 +259,7 @@ func runModule(t *testing.T, script string) string {
 func TestFieldRules(t *testing.T) {
 	t.Parallel()
 	const script = `globalThis.document = { querySelector: () => null };
-const { check, visible, optionList, slugify, yamlProblems } = await import('./fields.js');
+const { check, visible, optionList, slugify, yamlProblems, assetURL } = await import('./fields.js');
 const out = [
   check({ type: 'text', required: true }, ''),
   check({ type: 'text', validate: ['min:3', 'max:5'] }, 'ab'),
@@ -279,6 +279,7 @@ const out = [
   optionList({ options: { options: ['a', 'b'] } }), optionList({ options: { options: { k: 'Key' } } }),
   slugify('Ça va, Été 2026!'),
   yamlProblems('a: 1\n\tb: 2\nc: "open\nd:[1\ne:f'),
+  [assetURL('photos/a b.png'), assetURL('assets::x.png'), assetURL('/assets/logo.svg'), assetURL('https://cdn.example/x.png')],
 ];
 console.log(JSON.stringify(out));`
 	want := `[["This field is required"],["Must be at least 3 characters"],["Must be at most 5 characters","Must be a valid email address"],` +
@@ -287,7 +288,8 @@ console.log(JSON.stringify(out));`
 		`[["a","a"],["b","b"]],[["k","Key"]],"ca-va-ete-2026",` +
 		`["YAML syntax error on line 2: tabs are not allowed for indentation","YAML syntax error on line 3: unclosed quote",` +
 		`"YAML syntax error on line 4: unbalanced brackets","YAML syntax error on line 4: a colon after a key needs a space",` +
-		`"YAML syntax error on line 5: a colon after a key needs a space"]]`
+		`"YAML syntax error on line 5: a colon after a key needs a space"],` +
+		`["/assets/photos/a%20b.png","/assets/x.png","/assets/logo.svg","https://cdn.example/x.png"]]`
 	if got := runModule(t, script); got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}

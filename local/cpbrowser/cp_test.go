@@ -117,6 +117,10 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	b.waitJS(`document.querySelector('[data-field="topics"] input[value="news"]')`)
 	b.click(f("topics", `input[value="news"]`))
 	b.waitJS(`document.querySelector('[data-field="topics"] input[value="news"]').checked`)
+	// A term made on the spot is ticked at once.
+	b.typeIn(f("topics", `input[type="text"]`), "Fresh Ideas")
+	b.click(f("topics", ".row button"))
+	b.waitJS(`document.querySelector('[data-field="topics"] input[value="fresh-ideas"]')?.checked`)
 	b.shot("entry-relations-tab")
 
 	b.click(`[data-tab="builder"]`)
@@ -162,7 +166,7 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	want := map[string]any{
 		"title": "Kitchen Sink", "subtitle": "Short", "ref_slug": "kitchen-sink", "intro": "Some **text**", "rich": "Rich words",
 		"count": "7", "featured": true, "promo": "Promo!", "mood": "busy", "colours": []any{"green", "blue"},
-		"published_on": "2026-05-04", "topics": []any{"news"}, "sets": []any{"text_block", "call_to_action"},
+		"published_on": "2026-05-04", "topics": []any{"news", "fresh-ideas"}, "sets": []any{"text_block", "call_to_action"},
 		"rows": float64(1), "yaml": "a: 1\nb: [x, y]\n", "snippet": `{"k": 1}`, "code_name": "ok_name",
 	}
 	for k, w := range want {
@@ -182,7 +186,7 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	wantData := map[string]any{
 		"subtitle": "Short", "ref_slug": "kitchen-sink", "intro": "Some **text**", "rich": "Rich words", "count": 7,
 		"featured": true, "promo": "Promo!", "mood": "busy", "colours": []any{"green", "blue"}, "published_on": "2026-05-04",
-		"cover": "cover-photo.png", "related": []any{"pages/about"}, "topics": []any{"news"}, "settings_yaml": "a: 1\nb: [x, y]\n",
+		"cover": "cover-photo.png", "related": []any{"pages/about"}, "topics": []any{"news", "fresh-ideas"}, "settings_yaml": "a: 1\nb: [x, y]\n",
 		"snippet": `{"k": 1}`, "code_name": "ok_name", "secret": "kept", "rows": []any{map[string]any{"label": "Row one"}},
 	}
 	for k, w := range wantData {
@@ -502,6 +506,14 @@ func otherScreens(t *testing.T, s *site, b *browser) {
 		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
 		b.shot(sc.name)
 	}
+	// "View on site" opens the published entry's public address.
+	b.run(chromedp.Navigate(s.url+"/cp/entries/blog/welcome-to-cms"), chromedp.WaitVisible(chromedp.CSS(`a.view-site`)))
+	var welcome struct{ Data struct{ URL string } }
+	newAPIClient(t, s).do("GET", "/api/entries/blog/welcome-to-cms", nil, &welcome)
+	if href := eval[string](b, `document.querySelector('a.view-site').getAttribute('href')`); href == "" || href != welcome.Data.URL {
+		t.Errorf("View on site links to %q, want the entry's url %q", href, welcome.Data.URL)
+	}
+
 	// Bulk actions: publish the two drafts of the blog at once.
 	b.run(chromedp.Navigate(s.url+"/cp/entries/blog?status=draft"), chromedp.WaitVisible(chromedp.CSS(`main table tbody tr`)))
 	b.click(`main thead input[type="checkbox"]`)

@@ -439,8 +439,14 @@ function ordered(items, draw, onChange) {
 
 const imageExt = /\.(png|jpe?g|gif|webp|avif|svg)$/i;
 
-/** assetURL is where the public site serves an asset path. */
-const assetURL = (p) => `/assets/${String(p).split('/').map(enc).join('/')}`;
+/** assetURL is where the public site serves an asset reference: a path inside the asset
+ * folder ("photos/a.png" or "assets::photos/a.png"), or an address used as it is ("/assets/a.png",
+ * "https://..."). */
+export function assetURL(ref) {
+  const p = String(ref);
+  if (p.startsWith('/') || /^https?:\/\//i.test(p)) return p;
+  return `/assets/${p.replace(/^assets::/, '').split('/').map(enc).join('/')}`;
+}
 
 function assetWidget(def, v, a) {
   const max = Number.isInteger(def.options?.max_files) ? def.options.max_files : 1;
