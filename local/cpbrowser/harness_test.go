@@ -157,7 +157,11 @@ func newBrowser(t *testing.T) *browser {
 		b.shots = t.TempDir()
 		t.Logf("screenshots go to %s (removed after the test; set CMS_ARTIFACTS to keep them)", b.shots)
 	} else {
-		b.shots = filepath.Join(b.shots, "cp-screenshots")
+		// One folder per test, emptied first, so a run's screenshots are never mixed with older ones.
+		b.shots = filepath.Join(b.shots, "cp-screenshots", t.Name())
+		if err := os.RemoveAll(b.shots); err != nil {
+			t.Fatal(err)
+		}
 		t.Logf("screenshots go to %s", b.shots)
 	}
 	if err := os.MkdirAll(b.shots, 0o755); err != nil {
