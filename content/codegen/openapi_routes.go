@@ -65,6 +65,11 @@ var Routes = []Route{
 	// entries and collections
 	{"GET /api/collections", "entries", "Collection definitions", Session, "", ok("data:[]Collection")},
 	{"GET /api/collections/{handle}", "entries", "One collection definition", Session, "", ok("data:Collection")},
+	{"GET /api/collections/{handle}/blueprint", "entries", "The collection's blueprint with the fieldsets its sets use (the CP's editor)", Session, "", ok("data:Object")},
+	{"POST /api/collections/{handle}/markdown", "entries", "Markdown rendered as the site renders it (the CP's preview)", Session, "Object", ok("data:Object")},
+	{"GET /api/globals/{handle}/blueprint", "globals", "A global's blueprint with the fieldsets its sets use", Session, "", ok("data:Object")},
+	{"GET /api/navigation/{handle}/blueprint", "navigation", "A navigation's item blueprint with the fieldsets its sets use", Session, "", ok("data:Object")},
+	{"GET /api/taxonomies/{taxonomy}/blueprint", "taxonomies", "A taxonomy's term blueprint with the fieldsets its sets use", Session, "", ok("data:Object")},
 	{"GET /api/entries/{collection}", "entries", "Entries of a collection, drafts included: limit, offset, sort, filter, status", Session, "", resp{200: "EntryList", 304: ""}},
 	{"POST /api/entries/{collection}", "entries", "Create an entry", Session, "EntryInput", created("data:Entry")},
 	{"GET /api/entries/{collection}/{slug}", "entries", "One entry", Session, "", resp{200: "data:Entry", 304: ""}},

@@ -29,6 +29,8 @@ func endpoints() []endpoint {
 		{"delete", "DELETE", "/api/entries/blog/second", nil, 200},
 		{"collections", "GET", "/api/collections", nil, 200},
 		{"collection", "GET", "/api/collections/blog", nil, 200},
+		{"blueprint", "GET", "/api/collections/blog/blueprint", nil, 200},
+		{"markdown", "POST", "/api/collections/blog/markdown", func(*env) any { return map[string]any{"markdown": "*hi*"} }, 200},
 	}
 }
 
@@ -41,7 +43,7 @@ func TestAuthorization(t *testing.T) {
 	forbidden := func(action, resource string) errCase {
 		return errCase{403, "AUTHORIZATION_ERROR", "Insufficient permissions to " + action + " " + resource, nil}
 	}
-	action := map[string]string{"list": "view", "get": "view", "create": "create", "update": "edit", "delete": "delete", "collections": "view", "collection": "view"}
+	action := map[string]string{"list": "view", "get": "view", "create": "create", "update": "edit", "delete": "delete", "collections": "view", "collection": "view", "blueprint": "view", "markdown": "view"}
 	resource := func(ep endpoint) string {
 		if ep.name == "collections" || ep.name == "collection" {
 			return "collections"

@@ -9,6 +9,8 @@
 //	POST   /api/entries/{collection}/{slug}/preview  a short-lived draft-preview token (preview.go)
 //	GET    /api/collections                  collection definitions
 //	GET    /api/collections/{handle}         one collection definition
+//	GET    /api/collections/{handle}/blueprint  its blueprint and set fieldsets (CP editor)
+//	POST   /api/collections/{handle}/markdown   Markdown preview as the site renders it (CP editor)
 //
 // Every endpoint needs a valid session and checks its permission before it reads or writes
 // anything. Entry endpoints check entries:<action> scoped to the collection, so an unscoped grant
@@ -63,6 +65,13 @@ type Store interface {
 	// Search returns a page of the entries matching a full-text query, best first, and how many
 	// matched.
 	Search(collection string, q search.Query) ([]search.Result, int, error)
+	// Fieldsets lists the fieldsets sorted by handle (the sets of replicator fields).
+	Fieldsets() []*content.Fieldset
+}
+
+// Renderer turns Markdown into HTML as the public site does.
+type Renderer interface {
+	Render(src string) (string, error)
 }
 
 // Deps are the inputs of the group.
@@ -76,7 +85,9 @@ type Deps struct {
 	// Hooks runs WASM validation hooks named by blueprint rules. When nil, a blueprint that calls
 	// a hook refuses the save with HOOK_UNAVAILABLE.
 	Hooks validate.HookRunner
-	Log   *slog.Logger
+	// Markdown renders the CP editor's Markdown preview; without it the preview answers 501.
+	Markdown Renderer
+	Log      *slog.Logger
 	// CacheBytes bounds the cache of encoded entries; 0 means 32 MiB, negative means no cache.
 	CacheBytes int64
 	// Caches, if set, reports the group's cache (entries).
@@ -133,6 +144,8 @@ func New(d Deps) (http.Handler, error) {
 	if d.APIDoc != nil {
 		rt.HandleFunc("GET /api/openapi.json", a.openAPI)
 	}
+	rt.HandleFunc("GET /api/collections/{handle}/blueprint", a.blueprint)
+	rt.HandleFunc("POST /api/collections/{handle}/markdown", a.markdown)
 	rt.NotFound("/api/entries/")
 	rt.NotFound("/api/collections/")
 	return rt, nil

@@ -16,6 +16,7 @@ import (
 	"cms/content/contenttest"
 	"cms/content/entryfile"
 	"cms/content/fsstore"
+	"cms/content/markdown"
 	"cms/handlers/entries"
 	"cms/handlers/web/webtest"
 )
@@ -162,7 +163,7 @@ func newEnv(t testing.TB) *env {
 	t.Helper()
 	dir := contenttest.WriteSite(t, site)
 	st := contenttest.OpenStore(t, dir)
-	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(t), Log: slog.New(slog.DiscardHandler)})
+	h, err := entries.New(entries.Deps{Store: st, Auth: newAuth(t), Markdown: markdown.New(false), Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,3 +136,30 @@ func (a *api) put(w http.ResponseWriter, r *http.Request) error {
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: doc.Data})
 	return nil
 }
+
+// GET /api/globals/{handle}/blueprint: the blueprint the CP builds the global's form from (null
+// when the global has none, so its values are not validated), and the fieldsets its replicator,
+// blocks and grid fields offer as sets.
+func (a *api) blueprint(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "globals", "view", ""); err != nil {
+		return err
+	}
+	d, err := a.global(r)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Data      *content.Blueprint           `json:"data"`
+		Fieldsets map[string]*content.Fieldset `json:"fieldsets"`
+	}{Fieldsets: map[string]*content.Fieldset{}}
+	bp, err := a.Store.Blueprint(content.BlueprintGlobals, d.Blueprint)
+	if err != nil && !content.IsNotFound(err) {
+		return err
+	}
+	if err == nil {
+		out.Data = bp
+		out.Fieldsets = content.SetFieldsets(bp.Fields(), a.Store.Fieldsets())
+	}
+	web.WriteJSON(w, http.StatusOK, out)
+	return nil
+}

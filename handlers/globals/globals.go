@@ -4,6 +4,7 @@
 //	GET /api/globals           globals:view  {"data":[{handle,title,blueprint}]}
 //	GET /api/globals/{handle}  globals:view  {"data":{...values}}, with an ETag
 //	PUT /api/globals/{handle}  globals:edit  a JSON object of all the values; answered like GET
+//	GET /api/globals/{handle}/blueprint  globals:view  its blueprint and set fieldsets (CP editor)
 //
 // A global is defined by resources/globals/{handle}.yaml and its values live in
 // content/globals/{handle}.yaml; a data file without a definition (as Madori sites may have) is
@@ -45,6 +46,8 @@ type Store interface {
 	SaveGlobal(handle string, data *content.Map, wantHash string) (content.Doc, error)
 	// Blueprint returns a blueprint of a kind, or a NotFound error.
 	Blueprint(kind, handle string) (*content.Blueprint, error)
+	// Fieldsets lists the fieldsets sorted by handle (the sets of replicator fields).
+	Fieldsets() []*content.Fieldset
 }
 
 // Deps are the inputs of the group.
@@ -83,6 +86,7 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("GET /api/globals", a.list)
 	rt.HandleFunc("GET /api/globals/{handle}", a.get)
 	rt.HandleFunc("PUT /api/globals/{handle}", a.put)
+	rt.HandleFunc("GET /api/globals/{handle}/blueprint", a.blueprint)
 	rt.NotFound("/api/globals/")
 	return rt, nil
 }

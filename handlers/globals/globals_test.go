@@ -108,6 +108,11 @@ func TestEndpoints(t *testing.T) {
 		{"put malformed if-match", webtest.Request{Method: "PUT", Path: "/api/globals/site", Token: editor, Body: `{"site_name":"S"}`, Header: http.Header{"If-Match": {`abc`}}}, 400, "BAD_REQUEST", "", ""},
 		{"put if-match star", webtest.Request{Method: "PUT", Path: "/api/globals/site", Token: editor, Body: `{"site_name":"S"}`, Header: http.Header{"If-Match": {`*`}}}, 200, "", `{"data":{"site_name":"S"}}`, ""},
 		{"put replaces a broken file", webtest.Request{Method: "PUT", Path: "/api/globals/broken", Token: editor, Body: `{"a":1}`}, 200, "", `{"data":{"a":1}}`, ""},
+		{"blueprint", webtest.Request{Path: "/api/globals/site/blueprint", Token: viewer}, 200, "",
+			`{"data":{"kind":"globals","handle":"site","tabs":[{"handle":"main","fields":[{"handle":"site_name","type":"text","required":true,"validate":["max:20"]},{"handle":"gallery","type":"asset","options":{"max_files":2}}]}]},"fieldsets":{}}`, ""},
+		{"blueprint missing", webtest.Request{Path: "/api/globals/nodata/blueprint", Token: viewer}, 200, "", `{"data":null,"fieldsets":{}}`, ""},
+		{"blueprint forbidden", webtest.Request{Path: "/api/globals/site/blueprint", Token: other}, 403, "AUTHORIZATION_ERROR", "", ""},
+		{"blueprint unknown global", webtest.Request{Path: "/api/globals/nope/blueprint", Token: viewer}, 404, "NOT_FOUND", "", ""},
 		{"put without blueprint", webtest.Request{Method: "PUT", Path: "/api/globals/orphan", Token: editor, Body: `{"anything":true}`}, 200, "", `{"data":{"anything":true}}`, ""},
 	}
 	for _, c := range cases {

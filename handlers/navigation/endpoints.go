@@ -313,3 +313,30 @@ func (r *resolver) items(items []content.NavItem) []any {
 	}
 	return out
 }
+
+// GET /api/navigation/{handle}/blueprint: the blueprint of the navigation's items (null when it
+// has none), whose fields beyond label, url, entry and external the CP's item editor shows, and
+// the fieldsets its replicator, blocks and grid fields offer as sets.
+func (a *api) blueprint(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "navigation", "view", ""); err != nil {
+		return err
+	}
+	d, err := a.definition(r)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Data      *content.Blueprint           `json:"data"`
+		Fieldsets map[string]*content.Fieldset `json:"fieldsets"`
+	}{Fieldsets: map[string]*content.Fieldset{}}
+	bp, err := validate.FindBlueprint(a.Store, content.BlueprintNavigations, d.Blueprint)
+	if err != nil {
+		return err
+	}
+	if bp != nil {
+		out.Data = bp
+		out.Fieldsets = content.SetFieldsets(bp.Fields(), a.Store.Fieldsets())
+	}
+	web.WriteJSON(w, http.StatusOK, out)
+	return nil
+}

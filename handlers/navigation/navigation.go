@@ -3,6 +3,7 @@
 //	GET /api/navigation           navigation:view  {"data":[{handle,title,max_depth,collections,items}]}
 //	GET /api/navigation/{handle}  navigation:view  {"data":{handle,title,max_depth,collections,items}}, with an ETag
 //	PUT /api/navigation/{handle}  navigation:edit  {"items":[...]}; answered like GET
+//	GET /api/navigation/{handle}/blueprint  navigation:view  its item blueprint and set fieldsets (CP editor)
 //
 // A navigation is defined by resources/navigations/{handle}.yaml (title, max_depth,
 // collections, blueprint) and its tree lives in content/navigation/{handle}.yaml under items.
@@ -60,6 +61,8 @@ type Store interface {
 	EntryMeta(collection, slug string) (*content.Entry, error)
 	// Blueprint returns a blueprint of a kind, or a NotFound error.
 	Blueprint(kind, handle string) (*content.Blueprint, error)
+	// Fieldsets lists the fieldsets sorted by handle (the sets of replicator fields).
+	Fieldsets() []*content.Fieldset
 }
 
 // Deps are the inputs of the group.
@@ -105,6 +108,7 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("GET /api/navigation", a.list)
 	rt.HandleFunc("GET /api/navigation/{handle}", a.get)
 	rt.HandleFunc("PUT /api/navigation/{handle}", a.put)
+	rt.HandleFunc("GET /api/navigation/{handle}/blueprint", a.blueprint)
 	rt.NotFound("/api/navigation/")
 	return rt, nil
 }

@@ -205,3 +205,33 @@ func writeTerm(w http.ResponseWriter, status int, t *content.Term, hash string) 
 	web.WriteJSON(w, status, web.Data{Data: t})
 	return nil
 }
+
+// GET /api/taxonomies/{taxonomy}/blueprint: the blueprint the CP builds the term form from (null
+// when there is none), and the fieldsets its replicator, blocks and grid fields offer as sets.
+func (a *api) blueprint(w http.ResponseWriter, r *http.Request) error {
+	if _, err := web.Require(a.Auth, r, "taxonomies", "view", ""); err != nil {
+		return err
+	}
+	t, err := a.taxonomy(r)
+	if err != nil {
+		return err
+	}
+	h := t.Blueprint
+	if h == "" {
+		h = t.Handle
+	}
+	out := struct {
+		Data      *content.Blueprint           `json:"data"`
+		Fieldsets map[string]*content.Fieldset `json:"fieldsets"`
+	}{Fieldsets: map[string]*content.Fieldset{}}
+	bp, err := a.Store.Blueprint(content.BlueprintTaxonomies, h)
+	if err != nil && !content.IsNotFound(err) {
+		return err
+	}
+	if err == nil {
+		out.Data = bp
+		out.Fieldsets = content.SetFieldsets(bp.Fields(), a.Store.Fieldsets())
+	}
+	web.WriteJSON(w, http.StatusOK, out)
+	return nil
+}

@@ -2,6 +2,7 @@
 //
 //	GET    /api/taxonomies                        taxonomies:view    {"data":[{handle,title,blueprint?,route?}]}
 //	GET    /api/taxonomies/{taxonomy}             taxonomies:view    {"data":{handle,title,blueprint?,route?}}
+//	GET    /api/taxonomies/{taxonomy}/blueprint   taxonomies:view    its term blueprint and set fieldsets (CP editor)
 //	GET    /api/taxonomies/{taxonomy}/terms       taxonomies:view    {"data":[Term]} in slug order
 //	POST   /api/taxonomies/{taxonomy}/terms       taxonomies:create  201 {"data":Term}
 //	GET    /api/taxonomies/{taxonomy}/terms/{slug} taxonomies:view   {"data":Term}, with an ETag
@@ -58,6 +59,8 @@ type Store interface {
 	TermReferences(taxonomy, slug string, limit int) ([]string, error)
 	// Blueprint returns a blueprint of a kind, or a NotFound error.
 	Blueprint(kind, handle string) (*content.Blueprint, error)
+	// Fieldsets lists the fieldsets sorted by handle (the sets of replicator fields).
+	Fieldsets() []*content.Fieldset
 }
 
 // Deps are the inputs of the group.
@@ -97,6 +100,7 @@ func New(d Deps) (http.Handler, error) {
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/taxonomies", a.list)
 	rt.HandleFunc("GET /api/taxonomies/{taxonomy}", a.get)
+	rt.HandleFunc("GET /api/taxonomies/{taxonomy}/blueprint", a.blueprint)
 	rt.HandleFunc("GET /api/taxonomies/{taxonomy}/terms", a.terms)
 	rt.HandleFunc("POST /api/taxonomies/{taxonomy}/terms", a.create)
 	rt.HandleFunc("GET /api/taxonomies/{taxonomy}/terms/{slug}", a.term)

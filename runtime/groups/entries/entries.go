@@ -41,7 +41,9 @@ func Build(s *wire.Services) (http.Handler, error) {
 		// Draft previews, honoured by the public API at public.basePath.
 		Preview:        wire.Preview(s),
 		PublicBasePath: s.Config.Public.BasePath,
-		Log:            s.Log.With("group", "entries"),
+		// The CP's Markdown preview renders with the site's renderer and settings.
+		Markdown: s.Markdown,
+		Log:      s.Log.With("group", "entries"),
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
 		Caches:     s.Caches,

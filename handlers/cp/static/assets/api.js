@@ -42,16 +42,20 @@ export function takeNext() {
 
 /**
  * api calls method path (relative to the API) and resolves to {body, headers, status}. Options:
- * json (a value to send as JSON), form (FormData), headers, and login401 (false keeps a 401 as an
- * error instead of leaving for the sign-in page). Failures reject with an ApiError.
+ * json (a value to send as JSON), form (FormData), raw (a Blob or File sent as it is, with its
+ * type), headers, and login401 (false keeps a 401 as an error instead of leaving for the sign-in
+ * page). Failures reject with an ApiError.
  */
-export async function api(method, path, { json, form, headers = {}, login401 = true } = {}) {
+export async function api(method, path, { json, form, raw, headers = {}, login401 = true } = {}) {
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
   if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(json);
   } else if (form) {
     init.body = form; // the browser sets the multipart boundary
+  } else if (raw) {
+    init.body = raw;
+    init.headers['Content-Type'] ??= raw.type || 'application/octet-stream';
   }
   let res;
   try {

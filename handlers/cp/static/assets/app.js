@@ -2,12 +2,14 @@
 // sidebar, and routes paths under the CP to views (History API; the server answers every CP path
 // with this page).
 import { api, cpPath, describe, toLogin } from './api.js';
-import { h, message, show } from './dom.js';
+import { h, message, show, when } from './dom.js';
 import * as entries from './entries.js';
 import * as globals from './globals.js';
 import * as navigation from './navigation.js';
 import * as forms from './forms.js';
 import * as media from './media.js';
+import * as admin from './admin.js';
+import * as taxonomies from './taxonomies.js';
 
 const main = document.getElementById('main');
 const sidebar = document.getElementById('sidebar');
@@ -18,7 +20,13 @@ const ctx = {
   caps: {},
   scopes: {},
   collections: [],
-  dirty: false, // an editor has unsaved changes
+  _dirty: false,
+  /** dirty says an editor has unsaved changes; the page shows it as data-unsaved on <body>. */
+  get dirty() { return this._dirty; },
+  set dirty(v) {
+    this._dirty = v === true;
+    if (this._dirty) { document.body.dataset.unsaved = 'true'; } else delete document.body.dataset.unsaved;
+  },
   can(resource, action) {
     return this.caps[`${resource}:${action}`] === true;
   },
@@ -30,6 +38,7 @@ const ctx = {
     if (this.dirty && !confirm('Leave this page? Your unsaved changes will be lost.')) return;
     this.dirty = false;
     history[replace ? 'replaceState' : 'pushState'](null, '', path);
+    moved = true;
     route();
   },
 };
@@ -54,6 +63,14 @@ window.addEventListener('beforeunload', (ev) => {
   if (ctx.dirty) ev.preventDefault();
 });
 
+// On a phone the sidebar folds away behind a Menu button; it closes again after each navigation.
+const menu = document.getElementById('menu-toggle');
+const setMenu = (open) => {
+  menu.setAttribute('aria-expanded', open ? 'true' : 'false');
+  document.body.classList.toggle('menu-open', open);
+};
+menu.addEventListener('click', () => setMenu(menu.getAttribute('aria-expanded') !== 'true'));
+
 document.getElementById('logout').addEventListener('click', async () => {
   if (ctx.dirty && !confirm('Log out? Your unsaved changes will be lost.')) return;
   ctx.dirty = false;
@@ -69,9 +86,14 @@ function drawSidebar() {
   const other = [];
   if (ctx.can('globals', 'view')) other.push(link(ctx.url('/globals'), 'Globals'));
   if (ctx.can('navigation', 'view')) other.push(link(ctx.url('/navigation'), 'Navigation'));
+  if (ctx.can('taxonomies', 'view')) other.push(link(ctx.url('/taxonomies'), 'Taxonomies'));
   if (ctx.can('forms', 'view')) other.push(link(ctx.url('/forms'), 'Forms'));
   if (ctx.can('assets', 'view')) other.push(link(ctx.url('/media'), 'Assets'));
-  show(sidebar, section('Collections', cols), section('Site', other));
+  const manage = [];
+  if (ctx.can('users', 'view')) manage.push(link(ctx.url('/users'), 'Users'), link(ctx.url('/roles'), 'Roles'));
+  if (ctx.can('settings', 'view')) manage.push(link(ctx.url('/settings'), 'Settings'), link(ctx.url('/hooks'), 'Hooks'));
+  manage.push(link(ctx.url('/account'), 'Your account'));
+  show(sidebar, section('Collections', cols), section('Site', other), section('Manage', manage));
 }
 
 function markCurrent() {
@@ -83,21 +105,65 @@ function markCurrent() {
   }
 }
 
-function dashboard(view) {
+/** dashboard: counts and drafts per collection, the latest edits, and form submissions. */
+async function dashboard(view) {
+  const enc = encodeURIComponent;
   const cols = ctx.collections.filter((c) => ctx.canEntries(c.handle, 'view'));
+  // The heading and the collections come at once; the figures follow as they arrive.
+  show(view, h('h1', {}, `Welcome, ${ctx.me.name || ctx.me.email}`),
+    cols.length ? h('ul', { class: 'cards' }, cols.map((c) => h('li', {}, link(ctx.url(`/entries/${enc(c.handle)}`), h('strong', {}, c.title || c.handle)))))
+      : message('muted', 'Your roles give you no collections to edit.'),
+    message('muted', 'Loading the latest changes…'));
+  interactive();
+  const formsP = ctx.can('forms', 'view')
+    ? api('GET', '/forms').then((r) => r.body.data).catch(() => []).then((list) => Promise.all(list.map((f) => api('GET', `/forms/${enc(f.handle)}/submissions?perPage=1`)
+      .then((r) => ({ f, total: r.body.data.total })).catch(() => ({ f, total: 0 })))))
+    : Promise.resolve([]);
+  const stats = await Promise.all(cols.map(async (c) => {
+    const [recent, drafts] = await Promise.all([
+      api('GET', `/entries/${enc(c.handle)}?limit=5&sort=-updatedAt`).then((r) => r.body),
+      api('GET', `/entries/${enc(c.handle)}?limit=1&status=draft`).then((r) => r.body.meta?.total ?? 0),
+    ]).catch(() => [{ data: [], meta: { total: 0 } }, 0]);
+    return { c, total: recent.meta?.total ?? recent.data.length, drafts, recent: recent.data };
+  }));
+  const forms = await formsP;
+  const recent = stats.flatMap((s) => s.recent.map((e) => ({ ...e, col: s.c }))).sort((a, b) => String(b.updatedAt).localeCompare(String(a.updatedAt))).slice(0, 8);
   show(view,
     h('h1', {}, `Welcome, ${ctx.me.name || ctx.me.email}`),
-    cols.length ? h('p', {}, 'Pick a collection to edit its entries:') : message('muted', 'Your roles give you no collections to edit.'),
-    h('ul', { class: 'cards' }, cols.map((c) => h('li', {}, link(ctx.url(`/entries/${encodeURIComponent(c.handle)}`), c.title || c.handle)))));
+    cols.length ? null : message('muted', 'Your roles give you no collections to edit.'),
+    h('ul', { class: 'cards' }, stats.map((s) => h('li', {}, link(ctx.url(`/entries/${enc(s.c.handle)}`), h('strong', {}, s.c.title || s.c.handle),
+      h('span', { class: 'muted stat' }, `${s.total} entr${s.total === 1 ? 'y' : 'ies'}, ${s.drafts} draft${s.drafts === 1 ? '' : 's'}`))))),
+    h('div', { class: 'dash' },
+      h('section', {}, h('h2', {}, 'Recently edited'), recent.length ? h('ul', { class: 'plain' }, recent.map((e) => h('li', {},
+        link(ctx.url(`/entries/${enc(e.col.handle)}/${enc(e.slug)}`), e.title || e.slug), ' ', h('span', { class: `badge ${e.status}` }, e.status),
+        h('span', { class: 'muted' }, ` ${e.col.title || e.col.handle} · ${when(e.updatedAt)}`)))) : message('muted', 'Nothing yet.')),
+      h('section', {}, h('h2', {}, 'Drafts'), stats.some((s) => s.drafts) ? h('ul', { class: 'plain' }, stats.filter((s) => s.drafts).map((s) => h('li', {},
+        link(ctx.url(`/entries/${enc(s.c.handle)}?status=draft`), `${s.drafts} in ${s.c.title || s.c.handle}`)))) : message('muted', 'No drafts.')),
+      forms.length ? h('section', {}, h('h2', {}, 'Form submissions'), h('ul', { class: 'plain' }, forms.map(({ f, total }) => h('li', {},
+        link(ctx.url(`/forms/${enc(f.handle)}`), f.title || f.handle), h('span', { class: 'muted' }, ` ${total} submission${total === 1 ? '' : 's'}`))))) : null));
 }
 
 function notFound(view) {
   show(view, h('h1', {}, 'Page not found'), h('p', {}, 'There is nothing at this address. ', link(ctx.url(), 'Go to the start page.')));
 }
 
+/** moved says the user went to another page in the app: the new page's heading gets the focus,
+ * so keyboard and screen-reader users start at its top, as after a full page load. */
+let moved = false;
+
+/** interactive marks (once) when the first screen can be used, for measurements (see
+ * local/cpbrowser's TestTimings). */
+let marked = false;
+function interactive() {
+  if (marked) return;
+  marked = true;
+  performance.mark('cp:interactive');
+}
+
 /** route draws the view for the current address into a fresh container, so a slow view that
  * finishes after the user moved on draws into a detached element and changes nothing. */
 async function route() {
+  setMenu(false);
   const view = h('div', { class: 'view' });
   main.replaceChildren(view);
   markCurrent();
@@ -106,7 +172,7 @@ async function route() {
   const q = new URLSearchParams(location.search);
   try {
     switch (seg[0]) {
-      case undefined: return dashboard(view);
+      case undefined: return await dashboard(view);
       case 'entries':
         if (seg.length === 2) return await entries.list(ctx, view, seg[1], q);
         if (seg.length === 3) return await entries.edit(ctx, view, seg[1], seg[2] === '_new' ? null : seg[2]);
@@ -118,15 +184,40 @@ async function route() {
         if (seg.length <= 2) return await navigation.render(ctx, view, seg[1]);
         break;
       case 'forms':
-        if (seg.length <= 2) return await forms.render(ctx, view, seg[1], q);
+        if (seg.length <= 3) return await forms.render(ctx, view, seg[1], q, seg[2]);
         break;
       case 'media':
         if (seg.length === 1) return await media.render(ctx, view, q);
+        break;
+      case 'taxonomies':
+        if (seg.length <= 3) return await taxonomies.render(ctx, view, seg[1], seg[2]);
+        break;
+      case 'users':
+        if (seg.length <= 2) return await admin.users(ctx, view, seg[1]);
+        break;
+      case 'roles':
+        if (seg.length <= 2) return await admin.roles(ctx, view, seg[1]);
+        break;
+      case 'account':
+        if (seg.length === 1) return await admin.account(ctx, view);
+        break;
+      case 'hooks':
+        if (seg.length === 1) return await admin.hooks(ctx, view);
+        break;
+      case 'settings':
+        if (seg.length === 1) return await admin.settings(ctx, view);
         break;
     }
     notFound(view);
   } catch (err) {
     show(view, h('h1', {}, 'Could not load this page'), message('error', describe(err)));
+  } finally {
+    interactive();
+    if (moved && view.isConnected && !view.contains(document.activeElement)) {
+      const h1 = view.querySelector('h1');
+      if (h1) { h1.tabIndex = -1; h1.focus({ preventScroll: false }); }
+    }
+    moved = false;
   }
 }
 

@@ -1,157 +1,290 @@
-// entries.js: the entries of a collection, and the entry editor.
+// entries.js: the entries of a collection (search, sort, status filter, pages, bulk actions) and
+// the entry editor, whose form is built from the collection's blueprint.
 import { api, ApiError, describe } from './api.js';
 import { fieldErrors, h, message, parseJSON, pretty, show, when } from './dom.js';
+import { buildForm, check, followTitle } from './fields.js';
+import { markdownEditor } from './markdown.js';
 
 const pageSize = 20;
 const enc = encodeURIComponent;
+const sorts = [['', 'Default order'], ['-updatedAt', 'Recently updated'], ['title', 'Title A–Z'], ['-title', 'Title Z–A'], ['-createdAt', 'Newest'], ['createdAt', 'Oldest']];
 
-/** list draws one page of a collection's entries, with a status filter. */
-export async function list(ctx, view, collection, q) {
+/** list draws one page of a collection's entries. A search reads up to 1,000 entries and
+ * matches titles and slugs here: the API has no text search yet. */
+export async function list(ctx, view, collection, q, flash = '') {
   const status = ['published', 'draft'].includes(q.get('status')) ? q.get('status') : '';
+  const sort = sorts.some(([v]) => v === q.get('sort')) ? q.get('sort') : '';
+  const search = (q.get('q') ?? '').trim();
   const offset = Math.max(0, Number.parseInt(q.get('offset') ?? '0', 10) || 0);
   const base = ctx.url(`/entries/${enc(collection)}`);
-  const params = new URLSearchParams({ limit: String(pageSize), offset: String(offset) });
+  const params = new URLSearchParams(search ? { limit: '1000' } : { limit: String(pageSize), offset: String(offset) });
   if (status) params.set('status', status);
+  if (sort) params.set('sort', sort);
   const { body } = await api('GET', `/entries/${enc(collection)}?${params}`);
-  const total = body.meta?.total ?? body.data.length;
+  let rowsData = body.data;
+  let total = body.meta?.total ?? body.data.length;
+  if (search) {
+    const s = search.toLowerCase();
+    rowsData = rowsData.filter((e) => (e.title ?? '').toLowerCase().includes(s) || e.slug.includes(s));
+    total = rowsData.length;
+    rowsData = rowsData.slice(offset, offset + pageSize);
+  }
   const title = ctx.collections.find((c) => c.handle === collection)?.title || collection;
 
-  const pageURL = (o, s = status) => {
+  const pageURL = (o, over = {}) => {
     const p = new URLSearchParams();
-    if (s) p.set('status', s);
+    const v = { status, sort, q: search, ...over };
+    for (const k of ['q', 'status', 'sort']) if (v[k]) p.set(k, v[k]);
     if (o > 0) p.set('offset', String(o));
     const qs = p.toString();
     return qs ? `${base}?${qs}` : base;
   };
-  const filter = h('select', { 'aria-label': 'Status', onchange: (ev) => ctx.navigate(pageURL(0, ev.target.value)) },
-    [['', 'All statuses'], ['published', 'Published'], ['draft', 'Draft']].map(([v, t]) => h('option', { value: v, selected: v === status }, t)));
-  const rows = body.data.map((e) => h('tr', {},
-    h('td', {}, ctx.link(`${base}/${enc(e.slug)}`, e.title || e.slug)),
-    h('td', {}, h('span', { class: `badge ${e.status}` }, e.status)),
-    h('td', {}, when(e.updatedAt))));
+  const searchBox = h('input', { type: 'search', name: 'q', value: search, 'aria-label': 'Search titles and slugs', placeholder: 'Search…' });
+  const tools = h('form', { class: 'filters', role: 'search', onsubmit: (ev) => { ev.preventDefault(); ctx.navigate(pageURL(0, { q: searchBox.value.trim() })); } },
+    searchBox,
+    h('select', { 'aria-label': 'Status', onchange: (ev) => ctx.navigate(pageURL(0, { status: ev.target.value })) },
+      [['', 'All statuses'], ['published', 'Published'], ['draft', 'Draft']].map(([v, t]) => h('option', { value: v, selected: v === status }, t))),
+    h('select', { 'aria-label': 'Sort', onchange: (ev) => ctx.navigate(pageURL(0, { sort: ev.target.value })) },
+      sorts.map(([v, t]) => h('option', { value: v, selected: v === sort }, t))),
+    h('button', { type: 'submit', class: 'secondary' }, 'Search'));
+
+  const checks = [];
+  const rows = rowsData.map((e) => {
+    const c = h('input', { type: 'checkbox', value: e.slug, 'aria-label': `Select ${e.title || e.slug}` });
+    checks.push(c);
+    return h('tr', {},
+      h('td', {}, c),
+      h('td', {}, ctx.link(`${base}/${enc(e.slug)}`, e.title || e.slug)),
+      h('td', {}, h('span', { class: `badge ${e.status}` }, e.status)),
+      h('td', {}, when(e.updatedAt)));
+  });
+  const all = h('input', { type: 'checkbox', 'aria-label': 'Select all on this page', onchange: (ev) => { for (const c of checks) c.checked = ev.target.checked; } });
+  const note = h('div', { class: 'notice', role: 'status' }, flash ? message('ok', flash) : null);
+  const bulk = async (action) => {
+    const slugs = checks.filter((c) => c.checked).map((c) => c.value);
+    if (!slugs.length) return show(note, message('error', 'Select entries first.'));
+    if (action === 'delete' && !confirm(`Delete ${slugs.length} entr${slugs.length === 1 ? 'y' : 'ies'}? This cannot be undone.`)) return;
+    let done = 0;
+    const failed = [];
+    for (const s of slugs) {
+      try {
+        if (action === 'delete') await api('DELETE', `/entries/${enc(collection)}/${enc(s)}`);
+        else {
+          const cur = (await api('GET', `/entries/${enc(collection)}/${enc(s)}`)).body.data;
+          await api('PUT', `/entries/${enc(collection)}/${enc(s)}`, { json: { status: action, contentHash: cur.contentHash } });
+        }
+        done++;
+      } catch (err) {
+        failed.push(`${s}: ${describe(err)}`);
+      }
+    }
+    const verb = { published: 'Published', draft: 'Unpublished', delete: 'Deleted' }[action];
+    await list(ctx, view, collection, q, `${verb} ${done} of ${slugs.length}.${failed.length ? ` Failed: ${failed.join('; ')}` : ''}`);
+  };
+  const canPublish = ctx.canEntries(collection, 'publish');
+  const bulkBar = h('div', { class: 'row bulk', role: 'group', 'aria-label': 'Bulk actions on the selected entries' },
+    canPublish ? h('button', { type: 'button', class: 'secondary', onclick: () => bulk('published') }, 'Publish') : null,
+    canPublish ? h('button', { type: 'button', class: 'secondary', onclick: () => bulk('draft') }, 'Unpublish') : null,
+    ctx.canEntries(collection, 'delete') ? h('button', { type: 'button', class: 'secondary danger-text', onclick: () => bulk('delete') }, 'Delete') : null);
 
   show(view,
     h('div', { class: 'toolbar' },
       h('h1', {}, title),
       h('span', { class: 'spacer' }),
-      filter,
       ctx.canEntries(collection, 'create') ? ctx.link(`${base}/_new`, 'New entry') : null),
+    tools, note,
     rows.length
-      ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'Title'), h('th', {}, 'Status'), h('th', {}, 'Updated'))), h('tbody', {}, rows))
-      : message('muted', offset > 0 ? 'No entries on this page.' : 'No entries yet.'),
+      ? [bulkBar, h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, all), h('th', {}, 'Title'), h('th', {}, 'Status'), h('th', {}, 'Updated'))), h('tbody', {}, rows)))]
+      : message('muted', search ? 'No entries match.' : offset > 0 ? 'No entries on this page.' : 'No entries yet.'),
     h('div', { class: 'pager' },
       offset > 0 ? ctx.link(pageURL(Math.max(0, offset - pageSize)), '← Previous') : null,
       h('span', { class: 'muted' }, total ? `${Math.min(offset + 1, total)}–${Math.min(offset + rows.length, total)} of ${total}` : ''),
       offset + rows.length < total ? ctx.link(pageURL(offset + pageSize), 'Next →') : null));
 }
 
-/** edit draws the editor of one entry, or of a new one when slug is null. */
+/** edit loads an entry (or starts a new one when slug is null) and the blueprint, and draws the editor. */
 export async function edit(ctx, view, collection, slug) {
-  const base = ctx.url(`/entries/${enc(collection)}`);
-  let entry = { title: '', slug: '', status: '', content: '', data: {} };
-  if (slug !== null) entry = (await api('GET', `/entries/${enc(collection)}/${enc(slug)}`)).body.data;
-  const isNew = slug === null;
-  const col = ctx.collections.find((c) => c.handle === collection);
+  const [entryRes, bp] = await Promise.all([
+    slug === null ? null : api('GET', `/entries/${enc(collection)}/${enc(slug)}`),
+    api('GET', `/collections/${enc(collection)}/blueprint`).then((r) => r.body),
+  ]);
+  const entry = entryRes ? entryRes.body.data : null;
+  draw(ctx, view, collection, entry, bp);
+}
 
-  const errs = {}; // field → element that shows its messages
-  const field = (name, label, input, hint) => {
+const fixed = ['title', 'slug', 'content'];
+
+/** differences names what differs between two versions of an entry, for the conflict message. */
+function differences(a, b, bp) {
+  const label = (k) => bp?.data ? (bpField(bp, k)?.display || k) : k;
+  const out = [];
+  for (const k of ['title', 'status', 'content']) if (JSON.stringify(a[k] ?? '') !== JSON.stringify(b[k] ?? '')) out.push(k === 'content' ? 'Content' : label(k));
+  const keys = new Set([...Object.keys(a.data ?? {}), ...Object.keys(b.data ?? {})]);
+  for (const k of keys) if (JSON.stringify(a.data?.[k]) !== JSON.stringify(b.data?.[k])) out.push(label(k));
+  return out;
+}
+
+function bpField(bp, handle) {
+  for (const t of bp?.data?.tabs ?? []) {
+    for (const f of [...(t.fields ?? []), ...(t.sections ?? []).flatMap((s) => s.fields ?? [])]) if (f.handle === handle) return f;
+  }
+  return null;
+}
+
+function draw(ctx, view, collection, entry, bp, flash = '') {
+  const base = ctx.url(`/entries/${enc(collection)}`);
+  const isNew = entry === null;
+  const col = ctx.collections.find((c) => c.handle === collection);
+  const e = entry ?? { title: '', slug: '', status: '', content: '', data: {} };
+  const preview = (md) => api('POST', `/collections/${enc(collection)}/markdown`, { json: { markdown: md } }).then((r) => r.body.data.html);
+  const titleDef = bpField(bp, 'title') ?? { handle: 'title', type: 'text', display: 'Title', required: true };
+  const contentDef = bpField(bp, 'content');
+
+  const errs = {}; // fixed field → element that shows its messages
+  const field = (name, label, input, hint, required) => {
     errs[name] = h('div', { class: 'field-error', id: `err-${name}` });
-    input.id = `f-${name}`;
-    input.setAttribute('aria-describedby', `err-${name}`);
-    return h('div', { class: 'field' }, h('label', { for: `f-${name}` }, label), input, hint ? h('small', { class: 'muted' }, hint) : null, errs[name]);
+    if (input.tagName !== 'DIV') {
+      input.id = `f-${name}`;
+      input.setAttribute('aria-describedby', `${hint ? `hint-${name} ` : ''}err-${name}`);
+    }
+    return h('div', { class: 'field', 'data-field': name },
+      h('label', { for: `f-${name}` }, label, required ? h('span', { class: 'req', 'aria-hidden': 'true' }, ' *') : null, required ? h('span', { class: 'sr-only' }, ' (required)') : null),
+      hint ? h('small', { class: 'help', id: `hint-${name}` }, hint) : null, input, errs[name]);
   };
-  const title = h('input', { type: 'text', value: entry.title, required: true });
-  const slugInput = h('input', { type: 'text', value: entry.slug, readonly: !isNew, placeholder: isNew ? 'made from the title when empty' : null });
-  const status = h('select', {}, ['draft', 'published'].map((s) => h('option', { value: s, selected: s === (entry.status || col?.defaultStatus || 'draft') }, s)));
-  const body = h('textarea', { rows: 14, class: 'mono', value: entry.content ?? '' });
-  const data = h('textarea', { rows: 10, class: 'mono', value: pretty(entry.data), spellcheck: 'false' });
-  const general = h('div', { class: 'notice' });
+  const title = h('input', { type: 'text', value: e.title, 'data-role': 'title' });
+  const slugInput = h('input', { type: 'text', value: e.slug, readonly: !isNew, spellcheck: 'false', placeholder: isNew ? 'made from the title' : null });
+  if (isNew) followTitle(slugInput);
+  const status = h('select', {}, ['draft', 'published'].map((s) => h('option', { value: s, selected: s === (e.status || col?.defaultStatus || 'draft') }, s)));
+  const body = markdownEditor({ id: 'f-content', 'aria-describedby': 'err-content', value: e.content ?? '', label: contentDef?.display || 'Content', preview });
+  const general = h('div', { class: 'notice', role: 'status' }, flash ? message('ok', flash) : null);
   const save = h('button', { type: 'submit' }, isNew ? 'Create' : 'Save');
 
-  const form = h('form', { class: 'editor', novalidate: true },
-    field('title', 'Title', title),
-    field('slug', 'Slug', slugInput, isNew ? 'Letters, digits, - and _. It cannot be changed later here.' : null),
+  let form = null; // the blueprint's fields
+  let jsonData = null; // without a blueprint: the custom fields as JSON
+  if (bp?.data) {
+    form = buildForm({ blueprint: bp.data, fieldsets: bp.fieldsets, values: e.data ?? {}, isNew, skip: fixed, preview, ctx, onInput: () => { ctx.dirty = true; } });
+  } else {
+    jsonData = h('textarea', { rows: 10, class: 'mono', value: pretty(e.data), spellcheck: 'false' });
+  }
+
+  const formEl = h('form', { class: 'editor', novalidate: true },
+    field('title', titleDef.display || 'Title', title, titleDef.instructions, titleDef.required),
+    field('slug', 'Slug', slugInput, isNew ? 'Lowercase letters, digits and -; made from the title until you edit it. It cannot be changed here later.' : null),
     field('status', 'Status', status, ctx.canEntries(collection, 'publish') ? null : 'Publishing needs the publish permission.'),
-    field('content', 'Content (Markdown)', body),
-    field('data', 'Custom fields (JSON object)', data),
+    form ? form.el : field('data', 'Custom fields (JSON object; this collection has no blueprint)', jsonData),
+    h('div', { class: 'field field-markdown', 'data-field': 'content' }, h('label', { for: 'f-content' }, contentDef?.display || 'Content'),
+      contentDef?.instructions ? h('small', { class: 'help' }, contentDef.instructions) : null, body.el, errs.content = h('div', { class: 'field-error', id: 'err-content' })),
     general,
     h('div', { class: 'actions' }, save,
       !isNew && ctx.canEntries(collection, 'delete') ? h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete') : null));
-  form.addEventListener('input', () => { ctx.dirty = true; });
-  form.addEventListener('submit', submit);
+  formEl.addEventListener('input', () => { ctx.dirty = true; });
+  formEl.addEventListener('submit', submit);
+  // Ctrl+S (Cmd+S) saves, as in a desktop editor.
+  formEl.addEventListener('keydown', (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && !ev.altKey && ev.key.toLowerCase() === 's') { ev.preventDefault(); formEl.requestSubmit(save); }
+  });
 
+  const viewOnSite = !isNew && e.url && e.status === 'published' ? h('a', { href: e.url, target: '_blank', rel: 'noopener', class: 'view-site' }, 'View on site') : null;
   show(view,
-    h('p', { class: 'crumbs' }, ctx.link(base, col?.title || collection), ' / ', isNew ? 'New entry' : entry.slug),
-    h('div', { class: 'toolbar' }, h('h1', {}, isNew ? 'New entry' : entry.title || entry.slug),
-      !isNew && entry.url && entry.status === 'published' ? h('a', { href: entry.url, target: '_blank', rel: 'noopener' }, 'View on site') : null),
-    isNew ? null : h('p', { class: 'muted' }, `Last updated ${when(entry.updatedAt)}`),
-    form);
+    h('p', { class: 'crumbs' }, ctx.link(base, col?.title || collection), ' / ', isNew ? 'New entry' : e.slug),
+    h('div', { class: 'toolbar' }, h('h1', {}, isNew ? 'New entry' : e.title || e.slug),
+      isNew ? null : h('span', { class: `badge ${e.status}` }, e.status), h('span', { class: 'spacer' }), viewOnSite),
+    isNew ? null : h('p', { class: 'muted', id: 'last-updated' }, `Last updated ${when(e.updatedAt)}`),
+    formEl);
 
   function clearErrors() {
     for (const el of Object.values(errs)) show(el);
+    form?.clearErrors();
     show(general);
   }
 
-  // showError puts field messages next to their inputs (custom fields next to the JSON) and
-  // anything else at the bottom of the form.
-  function showError(err) {
-    if (err instanceof ApiError && err.code === 'CONFLICT') {
-      show(general, message('error', 'Someone else changed this entry after you opened it, so it was not saved. Reload to get their version (your changes here will be lost), or copy your text first.'),
-        h('button', { type: 'button', class: 'secondary', onclick: () => { ctx.dirty = false; edit(ctx, view, collection, entry.slug); } }, 'Reload the entry'));
-      return;
+  // showErrors puts messages at their fields (opening the tab that holds the first) and the rest
+  // at the bottom of the form.
+  function showErrors(fields, text) {
+    const rest = {};
+    let first = null;
+    for (const [k, msgs] of Object.entries(fields ?? {})) {
+      if (errs[k] && k !== 'data') { show(errs[k], [].concat(msgs).join(' ')); first ??= k; } else rest[k] = msgs;
     }
-    const top = ['title', 'slug', 'status', 'content'];
-    for (const [k, msgs] of Object.entries(err.fields ?? {})) {
-      if (top.includes(k)) show(errs[k], [].concat(msgs).join(' '));
-    }
-    show(errs.data, fieldErrors(err.fields, (k) => !top.includes(k)));
-    show(general, message('error', describe(err)));
+    const left = form ? form.showErrors(rest) : rest;
+    if (jsonData) show(errs.data, fieldErrors(left));
+    show(general, message('error', text), form ? fieldErrors(left) : null);
+    if (first) document.getElementById(`f-${first}`)?.focus();
   }
 
-  async function submit(ev) {
-    ev.preventDefault();
-    clearErrors();
-    const [values, bad] = parseJSON(data.value, 'object');
-    if (bad) {
-      show(errs.data, bad);
-      data.focus();
-      return;
-    }
-    const payload = { title: title.value, status: status.value, content: body.value, data: values };
-    if (isNew) {
-      if (slugInput.value.trim()) payload.slug = slugInput.value.trim();
+  function payload() {
+    const p = { title: title.value, status: status.value, content: body.value() };
+    if (form) {
+      const vals = form.values();
+      p.data = vals;
+      // The API merges data key by key: a blueprint field emptied here is removed with null.
+      if (!isNew) for (const c of form.controls) if (Object.hasOwn(e.data ?? {}, c.def.handle) && !Object.hasOwn(vals, c.def.handle)) p.data[c.def.handle] = null;
     } else {
-      // The API merges data key by key; a key removed in the editor is removed with null.
-      for (const k of Object.keys(entry.data ?? {})) if (!(k in values)) payload.data[k] = null;
-      payload.contentHash = entry.contentHash;
+      const [values, bad] = parseJSON(jsonData.value, 'object');
+      if (bad) return [null, { data: [bad] }];
+      p.data = values;
+      if (!isNew) for (const k of Object.keys(e.data ?? {})) if (!(k in values)) p.data[k] = null;
     }
+    if (isNew && slugInput.value.trim()) p.slug = slugInput.value.trim();
+    return [p, null];
+  }
+
+  async function submit(ev, overwriteHash) {
+    ev?.preventDefault();
+    clearErrors();
+    const [p, bad] = payload();
+    const local = { ...(bad ?? {}), ...(form ? form.validate() : {}) };
+    const tm = check(titleDef, p?.title || undefined);
+    if (tm.length) local.title = tm;
+    if (isNew && p?.slug && !/^[a-z0-9][a-z0-9_-]*$/i.test(p.slug)) local.slug = ['Use letters, digits, - and _.'];
+    if (Object.keys(local).length) return showErrors(local, 'Some fields need attention before saving.');
+    if (!isNew) p.contentHash = overwriteHash ?? e.contentHash;
     save.disabled = true;
     try {
       const res = isNew
-        ? await api('POST', `/entries/${enc(collection)}`, { json: payload })
-        : await api('PUT', `/entries/${enc(collection)}/${enc(entry.slug)}`, { json: payload });
+        ? await api('POST', `/entries/${enc(collection)}`, { json: p })
+        : await api('PUT', `/entries/${enc(collection)}/${enc(e.slug)}`, { json: p });
       ctx.dirty = false;
       const saved = res.body.data;
       if (isNew) return ctx.navigate(`${base}/${enc(saved.slug)}`, { replace: true });
-      entry = saved;
-      data.value = pretty(saved.data);
-      show(general, message('ok', `Saved at ${new Date().toLocaleTimeString()}.`));
+      // Redraw from what the server stored: heading, status, "Last updated" and every field.
+      draw(ctx, view, collection, saved, bp, `Saved at ${new Date().toLocaleTimeString()}.`);
+      view.querySelector('button[type=submit]')?.focus();
     } catch (err) {
-      showError(err);
+      if (err instanceof ApiError && err.code === 'CONFLICT' && !isNew) return conflict();
+      if (err instanceof ApiError && err.status === 422) return showErrors(err.fields, describe(err));
+      show(general, message('error', describe(err)), fieldErrors(err.fields));
     } finally {
       save.disabled = false;
     }
   }
 
+  async function conflict() {
+    let theirs = null;
+    try {
+      theirs = (await api('GET', `/entries/${enc(collection)}/${enc(e.slug)}`)).body.data;
+    } catch (err) {
+      return show(general, message('error', `Someone else changed or removed this entry after you opened it. ${describe(err)}`));
+    }
+    const changed = differences(e, theirs, bp);
+    show(general, h('div', { class: 'conflict', role: 'alert' },
+      h('p', { class: 'error' }, 'Someone else saved this entry after you opened it, so your changes were not saved.'),
+      h('p', {}, changed.length ? `They changed: ${changed.join(', ')}.` : 'Their version differs only in its file.', ` Saved ${when(theirs.updatedAt)}.`),
+      h('div', { class: 'row' },
+        h('button', { type: 'button', class: 'secondary', onclick: () => { ctx.dirty = false; draw(ctx, view, collection, theirs, bp, 'Reloaded: this is their version.'); } }, 'Reload their version (discard mine)'),
+        h('button', { type: 'button', onclick: () => submit(null, theirs.contentHash) }, 'Overwrite with mine'))));
+    general.querySelector('button')?.focus();
+  }
+
   async function remove() {
-    if (!confirm(`Delete “${entry.title || entry.slug}”? This cannot be undone.`)) return;
+    if (!confirm(`Delete “${e.title || e.slug}”? This cannot be undone.`)) return;
     clearErrors();
     try {
-      await api('DELETE', `/entries/${enc(collection)}/${enc(entry.slug)}`);
+      await api('DELETE', `/entries/${enc(collection)}/${enc(e.slug)}`);
       ctx.dirty = false;
       ctx.navigate(base, { replace: true });
     } catch (err) {
-      showError(err);
+      show(general, message('error', describe(err)));
     }
   }
 }

@@ -1,5 +1,5 @@
 // forms.js: the forms, a page of submissions as a table, and links to the exports.
-import { api, apiPath } from './api.js';
+import { api, apiPath, describe } from './api.js';
 import { h, message, show, when } from './dom.js';
 
 const enc = encodeURIComponent;
@@ -13,7 +13,28 @@ function cell(v) {
   return String(v);
 }
 
-export async function render(ctx, view, handle, q) {
+/** detail shows one submission with every value, and deletes it. */
+async function detail(ctx, view, handle, id) {
+  const s = (await api('GET', `/forms/${enc(handle)}/submissions/${enc(id)}`)).body.data;
+  const note = h('div', { class: 'notice', role: 'status' });
+  show(view,
+    h('p', { class: 'crumbs' }, ctx.link(ctx.url('/forms'), 'Forms'), ' / ', ctx.link(ctx.url(`/forms/${enc(handle)}`), handle), ' / ', id),
+    h('h1', {}, `Submission of ${when(s.submittedAt)}`),
+    h('dl', { class: 'facts' }, Object.entries(s.data ?? {}).map(([k, v]) => [h('dt', {}, k), h('dd', {}, cell(v))])),
+    note,
+    ctx.can('forms', 'delete') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
+      if (!confirm('Delete this submission? This cannot be undone.')) return;
+      try {
+        await api('DELETE', `/forms/${enc(handle)}/submissions/${enc(id)}`);
+        ctx.navigate(ctx.url(`/forms/${enc(handle)}`), { replace: true });
+      } catch (err) {
+        show(note, message('error', describe(err)));
+      }
+    } }, 'Delete submission') : null);
+}
+
+export async function render(ctx, view, handle, q, id) {
+  if (handle && id) return detail(ctx, view, handle, id);
   if (!handle) {
     const { body } = await api('GET', '/forms');
     show(view, h('h1', {}, 'Forms'),
@@ -43,7 +64,7 @@ export async function render(ctx, view, handle, q) {
     submissions.length
       ? h('div', { class: 'scroll' }, h('table', {},
         h('thead', {}, h('tr', {}, h('th', {}, 'Submitted'), keys.map((k) => h('th', {}, k)))),
-        h('tbody', {}, submissions.map((s) => h('tr', {}, h('td', { title: s.id }, when(s.submittedAt)), keys.map((k) => h('td', {}, cell(s.data?.[k]))))))))
+        h('tbody', {}, submissions.map((s) => h('tr', {}, h('td', {}, ctx.link(ctx.url(`/forms/${enc(handle)}/${enc(s.id)}`), when(s.submittedAt))), keys.map((k) => h('td', {}, cell(s.data?.[k]))))))))
       : message('muted', 'No submissions yet.'),
     h('div', { class: 'pager' },
       page > 1 ? ctx.link(pageURL(page - 1), '← Previous') : null,

@@ -1,6 +1,11 @@
-// media.js: the asset library: browse folders, open files, upload one.
-import { api, ApiError, describe } from './api.js';
+// media.js: the asset library: a grid of folders and files with thumbnails, uploads by drag and
+// drop or file picker with progress, a new folder, and a file's details: alt text, move or
+// rename, delete.
+import { ApiError, api, apiPath, describe } from './api.js';
 import { h, message, show, when } from './dom.js';
+
+const enc = encodeURIComponent;
+const imageExt = /\.(png|jpe?g|gif|webp|avif|svg)$/i;
 
 function size(n) {
   if (typeof n !== 'number') return '';
@@ -16,8 +21,32 @@ function explain(err) {
     if (constraint === 'file_size') return `${describe(err)} (largest allowed: ${limit})`;
     if (constraint === 'file_type') return `${describe(err)} (allowed: ${limit})`;
   }
-  if (err instanceof ApiError && err.status === 409) return `${describe(err)} Tick “Replace a file of the same name” to overwrite it.`;
+  if (err instanceof ApiError && err.status === 409) return `${describe(err)} Tick “Replace files of the same name” to overwrite it.`;
   return describe(err);
+}
+
+/** upload sends one file with XMLHttpRequest, which (unlike fetch) reports upload progress. */
+function upload(file, dir, overwrite, onProgress) {
+  return new Promise((resolve, reject) => {
+    const form = new FormData();
+    form.append('file', file);
+    if (dir) form.append('directory', dir);
+    if (overwrite) form.append('overwrite', 'true');
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${apiPath}/assets`);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader('Accept', 'application/json');
+    xhr.upload.addEventListener('progress', (ev) => { if (ev.lengthComputable) onProgress(ev.loaded / ev.total); });
+    xhr.addEventListener('load', () => {
+      let body = null;
+      try { body = JSON.parse(xhr.responseText); } catch { /* not JSON */ }
+      if (xhr.status === 401) return reject(new ApiError(401, body));
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(body.data);
+      reject(new ApiError(xhr.status, body));
+    });
+    xhr.addEventListener('error', () => reject(new ApiError(0, { error: { message: 'The server could not be reached.' } })));
+    xhr.send(form);
+  });
 }
 
 export async function render(ctx, view, q, flash = '') {
@@ -26,47 +55,88 @@ export async function render(ctx, view, q, flash = '') {
   const { body } = await api('GET', `/assets${dir ? `?${new URLSearchParams({ directory: dir })}` : ''}`);
   const files = body.data.filter((a) => !a.directory);
   const parts = dir ? dir.split('/') : [];
+  const note = h('div', { class: 'notice', role: 'status' }, flash ? message('ok', flash) : null);
+  const details = h('div', { class: 'asset-details' });
+  const reload = (text) => render(ctx, view, q, text);
 
   const crumbs = h('p', { class: 'crumbs' }, ctx.link(here(''), 'Assets'),
     parts.map((p, i) => [' / ', i === parts.length - 1 ? p : ctx.link(here(parts.slice(0, i + 1).join('/')), p)]));
-  const folders = (body.directories ?? []).map((name) => h('li', {}, ctx.link(here(dir ? `${dir}/${name}` : name), `📁 ${name}`)));
-  const rows = files.map((a) => h('tr', {},
-    h('td', {}, h('a', { href: a.url, target: '_blank', rel: 'noopener' }, a.filename)),
-    h('td', {}, a.mimeType ?? ''),
-    h('td', { class: 'num' }, size(a.size)),
-    h('td', {}, when(a.modifiedAt))));
+  const tiles = [
+    ...(body.directories ?? []).map((name) => h('li', {}, ctx.link(here(dir ? `${dir}/${name}` : name), h('span', { class: 'thumb file', 'aria-hidden': 'true' }, '📁'), h('span', {}, name)))),
+    ...files.map((a) => h('li', {}, h('button', { type: 'button', class: 'tile', 'data-path': a.path, 'aria-label': `${a.filename}, ${size(a.size)}`, onclick: (ev) => select(a, ev.currentTarget) },
+      imageExt.test(a.filename) ? h('img', { src: a.url, alt: a.alt ?? '', class: 'thumb', width: 96, height: 96, loading: 'lazy' }) : h('span', { class: 'thumb file', 'aria-hidden': 'true' }, (a.extension || '?').toUpperCase()),
+      h('span', {}, a.filename)))),
+  ];
 
-  let upload = null;
-  if (ctx.can('assets', 'create')) {
-    const file = h('input', { type: 'file', name: 'file', required: true, 'aria-label': 'File to upload' });
-    const overwrite = h('input', { type: 'checkbox', name: 'overwrite', id: 'overwrite' });
-    const note = h('div', { class: 'notice' }, flash ? message('ok', flash) : null);
-    const send = h('button', { type: 'submit' }, 'Upload');
-    upload = h('form', { class: 'upload', novalidate: true }, h('h2', {}, `Upload to ${dir || 'the top folder'}`), file,
-      h('label', { for: 'overwrite', class: 'inline' }, overwrite, ' Replace a file of the same name'), send, note);
-    upload.addEventListener('submit', async (ev) => {
-      ev.preventDefault();
-      if (!file.files.length) return show(note, message('error', 'Choose a file first.'));
-      const form = new FormData();
-      form.append('file', file.files[0]);
-      if (dir) form.append('directory', dir);
-      if (overwrite.checked) form.append('overwrite', 'true');
-      send.disabled = true;
-      try {
-        const res = await api('POST', '/assets', { form });
-        await render(ctx, view, q, `Uploaded ${res.body.data.filename}.`);
-      } catch (err) {
-        show(note, message('error', explain(err)));
-      } finally {
-        send.disabled = false;
-      }
-    });
+  async function select(a, tile) {
+    for (const t of view.querySelectorAll('.tile[aria-pressed]')) t.removeAttribute('aria-pressed');
+    tile?.setAttribute('aria-pressed', 'true');
+    let meta = a;
+    try { meta = (await api('GET', `/assets/meta?${new URLSearchParams({ path: a.path })}`)).body.data; } catch { /* the listing's facts will do */ }
+    const alt = h('input', { type: 'text', id: 'asset-alt', value: meta.alt ?? '' });
+    const to = h('input', { type: 'text', id: 'asset-to', value: a.path, spellcheck: 'false' });
+    const dnote = h('div', { class: 'notice', role: 'status' });
+    const can = (x) => ctx.can('assets', x);
+    show(details, h('h2', {}, a.filename),
+      imageExt.test(a.filename) ? h('img', { src: a.url, alt: meta.alt ?? '', class: 'preview' }) : null,
+      h('dl', { class: 'facts' }, h('dt', {}, 'Type'), h('dd', {}, a.mimeType ?? ''), h('dt', {}, 'Size'), h('dd', {}, size(a.size)),
+        h('dt', {}, 'Modified'), h('dd', {}, when(a.modifiedAt)), h('dt', {}, 'Address'), h('dd', {}, h('a', { href: a.url, target: '_blank', rel: 'noopener' }, a.url))),
+      can('edit') ? h('form', { class: 'row', onsubmit: async (ev) => {
+        ev.preventDefault();
+        try { await api('PUT', `/assets/meta?${new URLSearchParams({ path: a.path })}`, { json: { alt: alt.value } }); show(dnote, message('ok', 'Alt text saved.')); } catch (err) { show(dnote, message('error', describe(err))); }
+      } }, h('label', { for: 'asset-alt' }, 'Alt text'), alt, h('button', { type: 'submit', class: 'secondary' }, 'Save alt text')) : null,
+      can('edit') ? h('form', { class: 'row', onsubmit: async (ev) => {
+        ev.preventDefault();
+        try { await api('POST', '/assets/move', { json: { from: a.path, to: to.value.trim() } }); await reload(`Moved to ${to.value.trim()}.`); } catch (err) { show(dnote, message('error', describe(err))); }
+      } }, h('label', { for: 'asset-to' }, 'Move or rename to'), to, h('button', { type: 'submit', class: 'secondary' }, 'Move')) : null,
+      can('delete') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
+        if (!confirm(`Delete ${a.filename}? Pages that show it will lose it.`)) return;
+        try { await api('DELETE', `/assets?${new URLSearchParams({ path: a.path })}`); await reload(`Deleted ${a.filename}.`); } catch (err) { show(dnote, message('error', describe(err))); }
+      } }, 'Delete file') : null,
+      dnote);
+    details.querySelector('h2').tabIndex = -1;
+    details.querySelector('h2').focus();
   }
 
-  show(view, crumbs, h('h1', {}, 'Assets'),
-    folders.length ? h('ul', { class: 'folders' }, folders) : null,
-    rows.length
-      ? h('table', {}, h('thead', {}, h('tr', {}, h('th', {}, 'File'), h('th', {}, 'Type'), h('th', {}, 'Size'), h('th', {}, 'Modified'))), h('tbody', {}, rows))
-      : message('muted', 'No files in this folder.'),
-    upload);
+  let uploader = null;
+  if (ctx.can('assets', 'create')) {
+    const input = h('input', { type: 'file', multiple: true, id: 'upload-files' });
+    const overwrite = h('input', { type: 'checkbox', id: 'overwrite' });
+    const progress = h('ul', { class: 'plain uploads', 'aria-live': 'polite' });
+    const send = async (list) => {
+      const done = [];
+      for (const file of list) {
+        const bar = h('progress', { max: 1, value: 0, 'aria-label': `Uploading ${file.name}` });
+        const line = h('li', {}, `${file.name} `, bar);
+        progress.append(line);
+        try {
+          const a = await upload(file, dir, overwrite.checked, (p) => { bar.value = p; });
+          bar.value = 1;
+          done.push(a.filename);
+        } catch (err) {
+          if (err.status === 401) { location.reload(); return; }
+          line.replaceChildren(message('error', `${file.name}: ${explain(err)}`));
+        }
+      }
+      if (done.length) await reload(`Uploaded ${done.join(', ')}.`);
+    };
+    input.addEventListener('change', () => send([...input.files]));
+    const folder = h('input', { type: 'text', id: 'new-folder', placeholder: 'folder-name' });
+    uploader = h('div', { class: 'upload' },
+      h('div', { class: 'dropzone', ondragover: (ev) => { ev.preventDefault(); ev.currentTarget.classList.add('drop'); }, ondragleave: (ev) => ev.currentTarget.classList.remove('drop'),
+        ondrop: (ev) => { ev.preventDefault(); ev.currentTarget.classList.remove('drop'); send([...ev.dataTransfer.files]); } },
+        h('p', {}, `Drop files here to upload them to ${dir || 'the top folder'}, or `), h('label', { for: 'upload-files' }, 'choose files'), input,
+        h('label', { for: 'overwrite', class: 'inline' }, overwrite, ' Replace files of the same name')),
+      progress,
+      h('form', { class: 'row', onsubmit: async (ev) => {
+        ev.preventDefault();
+        const name = folder.value.trim();
+        if (!name) return;
+        try { await api('POST', '/assets/folders', { json: { path: dir ? `${dir}/${name}` : name } }); await reload(`Created the folder ${name}.`); } catch (err) { show(note, message('error', describe(err))); }
+      } }, h('label', { for: 'new-folder' }, 'New folder'), folder, h('button', { type: 'submit', class: 'secondary' }, 'Create')));
+  }
+
+  show(view, crumbs, h('h1', {}, 'Assets'), note, uploader,
+    tiles.length ? h('ul', { class: 'asset-grid', 'aria-label': 'Files and folders' }, tiles) : message('muted', 'No files in this folder.'),
+    details);
 }
