@@ -27,6 +27,8 @@ type request struct {
 	views    *viewSet // the site's templates, read once per request
 	cacheKey string   // set when the page may be cached
 	version  uint64
+	preview  string // the request's ?preview= token, "" for none
+	noStore  bool   // the page shows a draft: never cached, anywhere
 }
 
 // Page is the data every page template receives (docs/templates.md).
@@ -44,6 +46,7 @@ type Page struct {
 	Taxonomy   *TaxonomyView
 	Settings   map[string]any // content/settings.yaml (site_name, locale, timezone)
 	SEO        seo.Meta
+	Preview    bool // the page shows an entry's current draft for a preview token
 
 	seoHead template.HTML
 }
@@ -105,9 +108,17 @@ func (q *request) page() {
 	var gen uint64
 	q.views, gen = q.s.views.current(q.site)
 	q.version = q.s.version(gen)
-	q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
-	if q.fromCache(q.cacheKey, q.version) {
-		return
+	if pv := q.r.URL.Query()["preview"]; len(pv) > 0 && q.s.Preview != nil {
+		// A preview request is never answered from or kept in the page cache: whatever it
+		// renders (a draft, or the published page for a bad token) depends on the token.
+		if len(pv) == 1 {
+			q.preview = pv[0]
+		}
+	} else {
+		q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
+		if q.fromCache(q.cacheKey, q.version) {
+			return
+		}
 	}
 	var buf [routing.MaxSegments]string
 	segs, ok := routing.Split(path, buf[:])
@@ -161,11 +172,16 @@ func (q *request) entryPage(c routing.Candidate, segs []string) (*Page, []string
 		return nil, nil
 	}
 	meta, err := q.s.Store.EntryMeta(c.Handle, c.Slug)
-	if err != nil || !meta.Published() || !samePath(content.EntryURL(coll, meta), segs) {
+	if err != nil {
+		return nil, nil
+	}
+	// A draft is shown only to the holder of a preview token signed for exactly this entry.
+	draft := q.preview != "" && q.s.Preview.Verify(q.preview, c.Handle, c.Slug) == nil
+	if (!draft && !meta.Published()) || !samePath(content.EntryURL(coll, meta), segs) {
 		return nil, nil
 	}
 	e, err := q.s.Store.Entry(c.Handle, c.Slug)
-	if err != nil || !e.Published() {
+	if err != nil || (!draft && !e.Published()) {
 		return nil, nil
 	}
 	p := q.newPage(http.StatusOK)
@@ -173,6 +189,13 @@ func (q *request) entryPage(c routing.Candidate, segs []string) (*Page, []string
 	p.Title = e.Title
 	p.Collection = &CollectionView{Handle: coll.Handle, Title: coll.Title, Route: coll.Route}
 	p.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "entry", Section: coll.Handle, Path: content.EntryURL(coll, e), Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})
+	if draft {
+		q.noStore, p.Preview = true, true
+		p.SEO.NoIndex = true
+		if !strings.Contains(p.SEO.Robots, "noindex") {
+			p.SEO.Robots = strings.TrimSuffix("noindex, "+p.SEO.Robots, ", ")
+		}
+	}
 	var names []string
 	if t, ok := e.Data.String("template"); ok {
 		names = append(names, t+".html")
@@ -230,6 +253,9 @@ func (q *request) render(p *Page, names []string) {
 	} else if p.SEO.Title != "" {
 		p.seoHead = template.HTML("<title>" + template.HTMLEscapeString(p.SEO.Title) + "</title>\n")
 	}
+	if p.Preview && !q.s.Flags.Metadata {
+		p.seoHead += `<meta name="robots" content="noindex">` + "\n"
+	}
 	set := q.views
 	if set == nil {
 		set = q.s.views.set(q.site)
@@ -250,6 +276,11 @@ func (q *request) render(p *Page, names []string) {
 	}
 	body := b.Bytes()
 	etag := etagOf(body)
+	if q.noStore {
+		q.w.Header().Set("X-Robots-Tag", "noindex")
+		q.sendTagged(p.Status, "text/html; charset=utf-8", "no-store", body, etag)
+		return
+	}
 	var gz []byte
 	if q.cacheKey != "" {
 		gz = q.toCache(q.cacheKey, q.version, p.Status, body, etag)

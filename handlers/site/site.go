@@ -56,6 +56,12 @@ type Store interface {
 	Settings() (content.Doc, error)
 }
 
+// PreviewVerifier checks draft-preview tokens (content/preview.Signer).
+type PreviewVerifier interface {
+	// Verify returns nil for a valid, unexpired token of exactly that entry.
+	Verify(token, collection, slug string) error
+}
+
 // SEO resolves a record's metadata (content/seo).
 type SEO interface {
 	Resolve(seo.Subject) seo.Meta
@@ -74,7 +80,10 @@ type Deps struct {
 	Store    Store
 	Markdown *markdown.Renderer
 	SEO      SEO
-	Sites    []content.Site // at least one; the default marked (else the first)
+	// Preview, if set, lets a page request with ?preview=TOKEN show the current draft of the
+	// one entry the token was signed for (nil: previews are not rendered).
+	Preview PreviewVerifier
+	Sites   []content.Site // at least one; the default marked (else the first)
 	// Views is the site's template folder (resources/views); a missing folder means the
 	// built-in theme renders everything.
 	Views string

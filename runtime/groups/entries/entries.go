@@ -37,6 +37,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		// Draft previews, honoured by the public API at public.basePath.
 		Preview:        wire.Preview(s),
 		PublicBasePath: s.Config.Public.BasePath,
+		Sites:          s.Config.ContentSites(),
 		Log:            s.Log.With("group", "entries"),
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),
