@@ -5,7 +5,6 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -103,6 +102,9 @@ func (s *site) funcs(st content.Site) template.FuncMap {
 		"form":        f.form,
 		"collections": f.collections,
 		"tagged":      f.tagged,
+		"search":      f.search,
+		"img":         f.img,
+		"srcset":      f.srcset,
 		"themeCSS":    func() string { return themeLink(st) },
 	}
 }
@@ -384,28 +386,7 @@ func (f *funcs) paginate(p *Page, coll, rawQuery string, perPage int) (*Paginati
 	if pg.Pages < 1 {
 		pg.Pages = 1
 	}
-	link := func(k int) string {
-		q := url.Values{}
-		for key, vs := range p.Query {
-			q[key] = vs
-		}
-		if k == 1 {
-			q.Del("page")
-		} else {
-			q.Set("page", strconv.Itoa(k))
-		}
-		u := f.site.Link(p.Path)
-		if enc := q.Encode(); enc != "" {
-			u += "?" + enc
-		}
-		return u
-	}
-	if n > 1 {
-		pg.PrevURL = link(min(n-1, pg.Pages))
-	}
-	if n < pg.Pages {
-		pg.NextURL = link(n + 1)
-	}
+	pg.PrevURL, pg.NextURL = f.pageLinks(p, n, pg.Pages)
 	return pg, nil
 }
 

@@ -142,12 +142,23 @@ func (q *request) page() {
 		name, _ := page.Settings["site_name"].(string)
 		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: "/", Title: name})
 	}
+	if page == nil && path == searchPath && q.s.Search != nil {
+		// Only when no entry or term has this URL: the search page never shadows a record.
+		page, names = q.newPage(http.StatusOK), []string{"search.html"}
+		page.Title = "Search"
+		// A results page is for visitors, not for search engines' indexes.
+		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: searchPath, Title: page.Title})
+		noIndex(&page.SEO)
+	}
 	if page == nil {
 		q.notFound()
 		return
 	}
 	q.render(page, names)
 }
+
+// searchPath is the search page's path inside a site (docs/templates.md).
+const searchPath = "/search"
 
 // samePath reports whether a record's URL (from the one URL function) is the requested path, so
 // that a route's date parts must be the entry's own and each record has one URL.
@@ -191,10 +202,7 @@ func (q *request) entryPage(c routing.Candidate, segs []string) (*Page, []string
 	p.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "entry", Section: coll.Handle, Path: content.EntryURL(coll, e), Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})
 	if draft {
 		q.noStore, p.Preview = true, true
-		p.SEO.NoIndex = true
-		if !strings.Contains(p.SEO.Robots, "noindex") {
-			p.SEO.Robots = strings.TrimSuffix("noindex, "+p.SEO.Robots, ", ")
-		}
+		noIndex(&p.SEO)
 	}
 	var names []string
 	if t, ok := e.Data.String("template"); ok {
@@ -222,6 +230,14 @@ func (q *request) termPage(c routing.Candidate, segs []string) (*Page, []string)
 	p.Taxonomy = &TaxonomyView{Handle: tax.Handle, Title: tax.Title, Route: tax.Route}
 	p.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "term", Section: tax.Handle, Path: content.TermURL(tax, term), Title: term.Title, Data: term.Data})
 	return p, []string{tax.Handle + ".html", "term.html"}
+}
+
+// noIndex marks a page's metadata noindex, keeping its other robots directives.
+func noIndex(m *seo.Meta) {
+	m.NoIndex = true
+	if !strings.Contains(m.Robots, "noindex") {
+		m.Robots = strings.TrimSuffix("noindex, "+m.Robots, ", ")
+	}
 }
 
 func termPublic(t *content.Term) bool {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/imgurl"
 	"cms/content/lru"
 	"cms/content/markdown"
 	"cms/content/query"
@@ -100,6 +101,12 @@ type Deps struct {
 	FormsPath string
 	// AssetsPath is the URL path of the asset files ("" = /assets).
 	AssetsPath string
+	// Images builds the image transform URLs of `img` and `srcset` (assets.transforms: presets
+	// and the signing key); its Prefix defaults to AssetsPath.
+	Images imgurl.Builder
+	// Search, if set, answers `search` and the /search page; New takes it from Store when
+	// Store can search.
+	Search Searcher
 	// SitemapMaxURLs is the most URLs in one sitemap file before an index splits them
 	// (0 = the protocol's 50,000).
 	SitemapMaxURLs int
@@ -180,6 +187,12 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.AssetsPath == "" {
 		d.AssetsPath = "/assets"
+	}
+	if d.Images.Prefix == "" {
+		d.Images.Prefix = d.AssetsPath + "/"
+	}
+	if sr, ok := d.Store.(Searcher); ok && d.Search == nil {
+		d.Search = sr
 	}
 	s := &site{Deps: d, sites: routing.NewSites(d.Sites), sitemaps: map[string]*sitemapList{}}
 	if d.CacheBytes > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/imgurl"
 	"cms/content/seo"
 	"cms/handlers/site"
 	"cms/runtime/config"
@@ -46,6 +47,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheControl:          c.Pages.CacheControl,
 		ContentSecurityPolicy: c.Pages.ContentSecurityPolicy,
 		AssetsPath:            "/assets",
+		Images:                imgurl.Builder{Prefix: "/assets/", Key: []byte(c.Assets.Transforms.SigningKey), Presets: c.Assets.Transforms.Presets},
 		Reserved:              []string{c.CP.Path, "/assets", "/api"},
 		CacheBytes:            s.CacheBytes(wire.CacheSitePages),
 		Caches:                s.Caches,
