@@ -77,8 +77,8 @@ func BenchmarkEntryPage(b *testing.B) {
 		reloadEvery = 0
 	}
 	reg := &lru.Registry{}
-	newHandler := func(cacheBytes int64) http.Handler {
-		h, err := site.New(site.Deps{Store: st, Caches: reg, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
+	newHandlerBodies := func(cacheBytes, bodyBytes int64) http.Handler {
+		h, err := site.New(site.Deps{Store: st, Caches: reg, BodyBytes: bodyBytes, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
 			Sites: []content.Site{{Handle: "default", URL: "https://example.com", Locale: "en", Default: true}},
 			Flags: site.Flags{Metadata: true}, CacheBytes: cacheBytes, Log: slog.New(slog.DiscardHandler),
 			DataPaths: []string{filepath.Join(dir, "content", "globals"), filepath.Join(dir, "content", "navigation"), filepath.Join(dir, "content", "settings.yaml")}})
@@ -87,7 +87,11 @@ func BenchmarkEntryPage(b *testing.B) {
 		}
 		return h
 	}
+	newHandler := func(cacheBytes int64) http.Handler { return newHandlerBodies(cacheBytes, 0) }
 	h, uncached := newHandler(64<<20), newHandler(0)
+	if os.Getenv("CMS_BENCH_BODIES") != "" {
+		uncached = newHandlerBodies(0, 64<<20)
+	}
 	var paths []string
 	for i := 0; i < n && len(paths) < 500; i++ {
 		if m := sitegen.Post(i, sitegen.Options{}); m.Published {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/markdown"
 	"cms/handlers/web"
 )
 
@@ -60,18 +61,39 @@ type Pagination struct {
 	NextURL string // "" on the last page
 }
 
-func (s *site) entryView(st content.Site, c *content.Collection, e *content.Entry, body bool) *EntryView {
+// entryView is an entry as templates see it; body, when given, is its Markdown and HTML.
+func (s *site) entryView(st content.Site, c *content.Collection, e *content.Entry, body *markdown.Body) *EntryView {
 	v := &EntryView{Title: e.Title, Slug: e.Slug, Collection: e.Collection, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
 		Data: e.Data.Plain(), Content: e.Content}
 	if u := content.EntryURL(c, e); u != "" {
 		v.URL = st.Link(u)
 	}
-	if body {
-		if html, err := s.Markdown.Render(e.Content); err == nil {
-			v.HTML = template.HTML(html) // the renderer escapes raw HTML unless markdown.allowHtml
-		}
+	if body != nil {
+		v.Content = body.Content
+		v.HTML = template.HTML(body.HTML) // the renderer escapes raw HTML unless markdown.allowHtml
 	}
 	return v
+}
+
+// readEntry returns the entry of an index record with its rendered body when it may be shown
+// (published, or a draft when draft is set), else nil. A kept body of the same file hash spares
+// reading and rendering the file; otherwise it is read, and its body rendered and kept.
+func (s *site) readEntry(c *content.Collection, meta *content.Entry, draft bool) (*content.Entry, *markdown.Body) {
+	if !(draft || meta.Published()) {
+		return nil, nil
+	}
+	if b, ok := s.Bodies.Get(c.Handle, meta.Slug, meta.Hash); ok {
+		return meta, &b
+	}
+	e, err := s.Store.Entry(c.Handle, meta.Slug)
+	if err != nil || !(draft || e.Published()) {
+		return nil, nil
+	}
+	b, err := s.Bodies.Render(e)
+	if err != nil {
+		return e, &markdown.Body{Content: e.Content}
+	}
+	return e, &b
 }
 
 func (s *site) termView(st content.Site, tax *content.Taxonomy, t *content.Term) *TermView {
@@ -152,7 +174,7 @@ func (f *funcs) list(coll, rawQuery string, limit, offset int) ([]*EntryView, in
 	out := make([]*EntryView, 0, len(metas))
 	for _, e := range metas {
 		if e.Published() {
-			out = append(out, f.s.entryView(f.site, c, e, false))
+			out = append(out, f.s.entryView(f.site, c, e, nil))
 		}
 	}
 	return out, total, nil
@@ -177,11 +199,15 @@ func (f *funcs) entry(coll, slug string) (*EntryView, error) {
 	if !content.ValidHandle(slug) {
 		return nil, nil
 	}
-	e, err := f.s.Store.Entry(c.Handle, slug)
-	if err != nil || !e.Published() {
+	meta, err := f.s.Store.EntryMeta(c.Handle, slug)
+	if err != nil {
 		return nil, nil
 	}
-	return f.s.entryView(f.site, c, e, true), nil
+	e, body := f.s.readEntry(c, meta, false)
+	if e == nil {
+		return nil, nil
+	}
+	return f.s.entryView(f.site, c, e, body), nil
 }
 
 // global "site-settings": a global's values, or nil.

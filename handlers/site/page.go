@@ -182,21 +182,18 @@ func (q *request) entryPage(c routing.Candidate, segs []string) (*Page, []string
 	if err != nil || !coll.OnSite(q.site.Handle) || !content.ValidHandle(c.Slug) {
 		return nil, nil
 	}
-	meta, err := q.s.Store.EntryMeta(c.Handle, c.Slug)
-	if err != nil {
-		return nil, nil
-	}
 	// A draft is shown only to the holder of a preview token signed for exactly this entry.
 	draft := q.preview != "" && q.s.Preview.Verify(q.preview, c.Handle, c.Slug) == nil
-	if (!draft && !meta.Published()) || !samePath(content.EntryURL(coll, meta), segs) {
+	meta, err := q.s.Store.EntryMeta(c.Handle, c.Slug)
+	if err != nil || !samePath(content.EntryURL(coll, meta), segs) {
 		return nil, nil
 	}
-	e, err := q.s.Store.Entry(c.Handle, c.Slug)
-	if err != nil || (!draft && !e.Published()) {
+	e, body := q.s.readEntry(coll, meta, draft)
+	if e == nil || !samePath(content.EntryURL(coll, e), segs) {
 		return nil, nil
 	}
 	p := q.newPage(http.StatusOK)
-	p.Entry = q.s.entryView(q.site, coll, e, true)
+	p.Entry = q.s.entryView(q.site, coll, e, body)
 	p.Title = e.Title
 	p.Collection = &CollectionView{Handle: coll.Handle, Title: coll.Title, Route: coll.Route}
 	p.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "entry", Section: coll.Handle, Path: content.EntryURL(coll, e), Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})

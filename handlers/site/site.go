@@ -80,7 +80,11 @@ type Flags struct {
 type Deps struct {
 	Store    Store
 	Markdown *markdown.Renderer
-	SEO      SEO
+	// Bodies keeps rendered entry bodies (shared with the public API); nil: the group keeps its
+	// own, of BodyBytes.
+	Bodies    *markdown.Bodies
+	BodyBytes int64
+	SEO       SEO
 	// Preview, if set, lets a page request with ?preview=TOKEN show the current draft of the
 	// one entry the token was signed for (nil: previews are not rendered).
 	Preview PreviewVerifier
@@ -166,6 +170,9 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Markdown == nil {
 		d.Markdown = markdown.New(false)
+	}
+	if d.Bodies == nil {
+		d.Bodies = markdown.NewBodies(d.Markdown, d.BodyBytes)
 	}
 	if d.SEO == nil {
 		d.SEO = seo.NewResolver(seo.Config{Enabled: true, Metadata: true}, nil)

@@ -75,3 +75,33 @@ func TestSitemapFollowsChanges(t *testing.T) {
 		t.Errorf("kept sitemap after a deletion:\n%s\nfrom scratch:\n%s", got, fresh)
 	}
 }
+
+// A page shows its entry's current body: the kept rendered bodies follow the file's hash.
+func TestPageBodyFollowsEdits(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, testSite)
+	st := contenttest.OpenStore(t, dir)
+	h, err := site.New(site.Deps{Store: st, Sites: []content.Site{{Handle: "default", URL: "https://example.com", Default: true}},
+		BodyBytes: 1 << 20, CacheBytes: 1 << 20, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func() string {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/blog/2026/04/hello", nil))
+		return w.Body.String()
+	}
+	wantContains(t, "page", get(), "<strong>the blog</strong>")
+	e, err := st.Entry("blog", "hello")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := *e
+	next.Content = "A *changed* body."
+	if _, err := st.UpdateEntry("blog", "hello", e.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	body := get()
+	wantContains(t, "edited page", body, "A <em>changed</em> body.")
+	wantNotContains(t, "edited page", body, "the blog")
+}

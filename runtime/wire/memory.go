@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+
+	"cms/content/markdown"
 )
 
 // Caches of the process and their shares of memory.cacheMiB, in percent (they sum to 100).
@@ -17,6 +19,7 @@ const (
 	CacheGraphQLDocs   = "graphql.documents"     // parsed, validated GraphQL queries
 	CacheDerivatives   = "derivatives"           // image derivatives (asset transforms)
 	CacheSitePages     = "site.pages"            // rendered pages of the public website
+	CacheBodies        = "markdown.bodies"       // rendered entry bodies, shared by the website and the public API
 )
 
 // cacheShares lists every cache and its share, the last taking what rounding leaves.
@@ -30,9 +33,10 @@ func cacheShares() []struct {
 	}{
 		{CachePublicEntries, 50},
 		{CacheSitePages, 10},
+		{CacheBodies, 10},
 		{CachePublicLists, 5},
-		{CacheEntries, 15},
-		{CacheGraphQL, 10},
+		{CacheEntries, 10},
+		{CacheGraphQL, 5},
 		{CacheDerivatives, 5},
 		{CacheGraphQLDocs, 5},
 	}
@@ -99,4 +103,18 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 	}
 	debug.SetMemoryLimit(limit)
 	log.Info("memory limit", "mib", limit>>20, "from", from)
+}
+
+// bodiesKey is the Shared key of the process's cache of rendered entry bodies.
+const bodiesKey = "markdown.bodies"
+
+// Bodies returns the process's cache of rendered entry bodies (content/markdown), built once and
+// shared by the website and the public API within its share of memory.cacheMiB.
+func Bodies(s *Services) *markdown.Bodies {
+	b, _ := Shared(s, bodiesKey, func() (*markdown.Bodies, error) {
+		b := markdown.NewBodies(s.Markdown, s.CacheBytes(CacheBodies))
+		s.Caches.Register(CacheBodies, b)
+		return b, nil
+	})
+	return b
 }

@@ -35,6 +35,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	return site.New(site.Deps{
 		Store:    s.Store,
 		Markdown: s.Markdown,
+		Bodies:   wire.Bodies(s),
 		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
 			AllowExternalCanonicals: c.SEO.AllowExternalCanonicals}, docs),
 		Preview: wire.Preview(s),
