@@ -173,6 +173,9 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.Bodies == nil {
 		d.Bodies = markdown.NewBodies(d.Markdown, d.BodyBytes)
+		if d.BodyBytes > 0 {
+			d.Caches.Register("markdown.bodies", d.Bodies)
+		}
 	}
 	if d.SEO == nil {
 		d.SEO = seo.NewResolver(seo.Config{Enabled: true, Metadata: true}, nil)

@@ -32,8 +32,8 @@ func cacheShares() []struct {
 		percent int64
 	}{
 		{CachePublicEntries, 50},
-		{CacheSitePages, 10},
-		{CacheBodies, 10},
+		{CacheSitePages, 15},
+		{CacheBodies, 5},
 		{CachePublicLists, 5},
 		{CacheEntries, 10},
 		{CacheGraphQL, 5},
