@@ -293,16 +293,11 @@ func (a *api) projected(c *content.Collection, meta *content.Entry, fields []str
 	e := meta
 	html := ""
 	if slices.Contains(fields, "content") || slices.Contains(fields, "html") {
-		full, err := a.Store.Entry(c.Handle, meta.Slug)
+		full, h, err := a.body(c, meta)
 		if err != nil {
 			return nil, err
 		}
-		e = full
-		if slices.Contains(fields, "html") {
-			if html, err = a.Markdown.Render(e.Content); err != nil {
-				return nil, err
-			}
-		}
+		e, html = full, h
 	}
 	return web.ProjectEntry(e, fields, func(name string) (any, bool) {
 		switch name {
