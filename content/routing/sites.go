@@ -77,6 +77,22 @@ func (s *Sites) Select(host, path string) (site content.Site, rest string, insid
 	return s.list[best], rest, true
 }
 
+// ForHost returns the site of a request to host that names no site path (an API request, whose
+// path is the same on every site): the host's site at the root, else its first configured site
+// (a host with sub-path sites only), else the default site.
+func (s *Sites) ForHost(host string) content.Site {
+	ids := s.byHost[normalHost(host)]
+	for _, i := range ids {
+		if s.bases[i] == "" {
+			return s.list[i]
+		}
+	}
+	if len(ids) > 0 {
+		return s.list[ids[0]]
+	}
+	return s.list[s.def]
+}
+
 // under reports whether path is base or below it, on a segment boundary.
 func under(path, base string) bool {
 	if base == "" {

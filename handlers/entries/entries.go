@@ -98,6 +98,9 @@ type Deps struct {
 	// where the public API that honours them lives.
 	Preview        PreviewSigner
 	PublicBasePath string
+	// Sites are the configured sites: a preview's url is the entry's page on the collection's
+	// site (the default one when the collection is on it).
+	Sites []content.Site
 	// APIDoc, when set, is served to signed-in callers at GET /api/openapi.json.
 	APIDoc *apidoc.Doc
 	// Moved, if set, is told when an update changes a published entry's public URL (its slug,

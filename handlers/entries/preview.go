@@ -16,9 +16,12 @@ type PreviewSigner interface {
 
 // Preview is the response of POST /api/entries/{collection}/{slug}/preview.
 type Preview struct {
-	Token     string `json:"token"`
-	URL       string `json:"url"`  // the public API's entry, with the token: the current draft
-	Path      string `json:"path"` // the entry's public page path, with the token (for a website that renders previews)
+	Token string `json:"token"`
+	// URL is where to open the preview: the entry's page on the website (absolute, on the
+	// configured site URL), or the public API's entry when the collection has no route.
+	URL       string `json:"url"`
+	APIURL    string `json:"apiUrl"`         // the public API's entry, with the token: the current draft as JSON
+	Path      string `json:"path,omitempty"` // the page's path on its site (with a sub-path site's base), with the token
 	ExpiresAt string `json:"expiresAt"`
 }
 
@@ -46,12 +49,39 @@ func (a *api) preview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := "?preview=" + url.QueryEscape(tok)
-	out := Preview{Token: tok, URL: a.PublicBasePath + "/entries/" + c.Handle + "/" + e.Slug + q,
+	out := Preview{Token: tok, APIURL: a.PublicBasePath + "/entries/" + c.Handle + "/" + e.Slug + q,
 		ExpiresAt: exp.Format("2006-01-02T15:04:05.000Z")}
+	out.URL = out.APIURL
 	if path := content.EntryURL(c, e); path != "" {
-		out.Path = path + q
+		st := a.siteOf(c)
+		out.Path = st.Link(path) + q
+		if st.URL != "" {
+			out.URL = st.Absolute(path) + q
+		}
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	web.WriteJSON(w, http.StatusOK, web.Data{Data: out})
 	return nil
+}
+
+// siteOf is the site an entry of c is previewed on: the default site if the collection is on
+// it, else the first site it is on (a zero Site, whose links are plain paths, without sites).
+func (a *api) siteOf(c *content.Collection) content.Site {
+	var first *content.Site
+	for i := range a.Sites {
+		st := &a.Sites[i]
+		if !c.OnSite(st.Handle) {
+			continue
+		}
+		if st.Default {
+			return *st
+		}
+		if first == nil {
+			first = st
+		}
+	}
+	if first != nil {
+		return *first
+	}
+	return content.Site{}
 }

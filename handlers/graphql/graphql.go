@@ -130,7 +130,8 @@ type Deps struct {
 	// Caches, if set, reports the group's caches (graphql.results, graphql.documents).
 	Caches *lru.Registry
 	// SEO, if set, gives entry types an seo field: the resolved metadata, as the public API's
-	// single entry carries it, with URLs on Site.
+	// single entry carries it, with URLs on Site. Entry urls are links on Site (with a sub-path
+	// site's base path; the zero Site: plain paths).
 	SEO  *seo.Resolver
 	Site content.Site
 }

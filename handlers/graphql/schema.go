@@ -263,10 +263,10 @@ func (a *api) entryType(cs *collSchema, jsonType *gql.Scalar) *gql.Object {
 		"collection": {Type: nonNull, Resolve: str(func(e *content.Entry) string { return e.Collection })},
 		"createdAt":  {Type: gql.String, Resolve: str(func(e *content.Entry) string { return e.CreatedAt })},
 		"updatedAt":  {Type: gql.String, Resolve: str(func(e *content.Entry) string { return e.UpdatedAt })},
-		"url": {Type: gql.String, Description: "The public URL from the collection's route.", Resolve: func(p gql.ResolveParams) (any, error) {
+		"url": {Type: gql.String, Description: "The public URL from the collection's route, with the site's base path.", Resolve: func(p gql.ResolveParams) (any, error) {
 			o := p.Source.(*entryObj)
 			if u := content.EntryURL(o.cs.coll, o.e); u != "" {
-				return u, nil
+				return a.Site.Link(u), nil // with a sub-path site's base
 			}
 			return nil, nil
 		}},

@@ -44,3 +44,19 @@ seo:
 		t.Errorf("seo field without a resolver: %s", r.raw)
 	}
 }
+
+// On a sub-path site an entry's url carries the site's base path.
+func TestSubPathSiteURL(t *testing.T) {
+	t.Parallel()
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, site))
+	h, err := graphql.New(graphql.Deps{Store: st, Auth: newAuth(t), Markdown: markdown.New(false), Config: testConfig(), Log: slog.New(slog.DiscardHandler),
+		Site: content.Site{Handle: "default", URL: "https://example.com/journal"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := post(t, h, gqlReq{token: readerTok, query: `{ blog(slug: "alpha") { url } }`})
+	noErrors(t, r)
+	if u := r.Data["blog"].(map[string]any)["url"]; u != "/journal/blog/alpha" {
+		t.Errorf("url = %v, want /journal/blog/alpha", u)
+	}
+}

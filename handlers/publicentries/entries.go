@@ -48,7 +48,7 @@ func (a *api) collection(r *http.Request) (*content.Collection, error) {
 	}
 	if a.sites != nil {
 		// The site is chosen by Host alone; the API's path is the same on every site.
-		if st, _, _ := a.sites.Select(r.Host, "/"); !c.OnSite(st.Handle) {
+		if st := a.sites.ForHost(r.Host); !c.OnSite(st.Handle) {
 			return nil, web.NotFound("Collection %q not found", h)
 		}
 	}
@@ -76,7 +76,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	frag, etag, err := a.entryJSON(c, meta)
+	frag, etag, err := a.entryJSON(c, meta, a.requestSite(r))
 	if err != nil {
 		if content.IsNotFound(err) {
 			return web.NotFound("Entry not found")
@@ -122,23 +122,20 @@ func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.S
 // entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
 // ETag. The cache entry is valid while the file hash and the definitions are unchanged, so a
 // list and a single GET share the work and an unchanged entry is never rendered twice.
-func (a *api) entryJSON(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
+func (a *api) entryJSON(c *content.Collection, meta *content.Entry, st content.Site) ([]byte, string, error) {
 	defs := a.Store.DefinitionsGeneration()
-	key := entryKey{collection: c.Handle, slug: meta.Slug}
+	base := st.BasePath() // the url differs between a root site and a sub-path site only
+	key := entryKey{collection: c.Handle, slug: meta.Slug, site: base}
 	version := entryVersion(meta.Hash, defs)
 	if frag, etag, ok := a.entries.get(key, version); ok {
 		return frag, etag, nil
 	}
-	e, err := a.Store.Entry(c.Handle, meta.Slug)
-	if err != nil {
-		return nil, "", err
-	}
-	html, err := a.Markdown.Render(e.Content)
+	e, html, err := a.body(c, meta)
 	if err != nil {
 		return nil, "", err
 	}
 	pe := publicEntry{Title: e.Title, Slug: e.Slug, Status: e.Status, Author: e.Author, Collection: e.Collection,
-		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: content.EntryURL(c, e), Content: e.Content, HTML: html, Data: e.Data}
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: entryLink(st, c, e), Content: e.Content, HTML: html, Data: e.Data}
 	if pe.Data == nil {
 		pe.Data = content.NewMap(0)
 	}
@@ -147,9 +144,48 @@ func (a *api) entryJSON(c *content.Collection, meta *content.Entry) ([]byte, str
 		return nil, "", err
 	}
 	// The ETag derives from what the response depends on, so it costs no hashing of the body.
-	etag := `"` + shortHash(e.Hash) + "-" + strconv.FormatUint(defs, 36) + `"`
+	etag := `"` + shortHash(e.Hash) + "-" + strconv.FormatUint(defs, 36) + base + `"`
 	a.entries.put(key, len(key.collection)+len(key.slug), entryVersion(e.Hash, defs), frag, etag)
 	return frag, etag, nil
+}
+
+// requestSite is the site the request's Host names (the zero Site, whose links are plain
+// paths, without configured sites).
+func (a *api) requestSite(r *http.Request) content.Site {
+	if a.sites == nil {
+		return content.Site{}
+	}
+	return a.sites.ForHost(r.Host)
+}
+
+// entryLink is an entry's public URL on a site: its path with a sub-path site's base, "" when
+// its collection has no route.
+func entryLink(st content.Site, c *content.Collection, e *content.Entry) string {
+	u := content.EntryURL(c, e)
+	if u == "" {
+		return ""
+	}
+	return st.Link(u)
+}
+
+// body returns an entry with its body and rendered HTML: from the bodies kept for the website
+// and this API when the index's file hash matches, else read from its file and rendered.
+func (a *api) body(c *content.Collection, meta *content.Entry) (*content.Entry, string, error) {
+	if b, ok := a.Bodies.Get(c.Handle, meta.Slug, meta.Hash); ok {
+		e := *meta
+		e.Content = b.Content
+		return &e, b.HTML, nil
+	}
+	e, err := a.Store.Entry(c.Handle, meta.Slug)
+	if err != nil {
+		return nil, "", err
+	}
+	if a.Bodies != nil {
+		b, err := a.Bodies.Render(e)
+		return e, b.HTML, err
+	}
+	html, err := a.Markdown.Render(e.Content)
+	return e, html, err
 }
 
 // entryVersion folds a content hash and the definitions generation into a cache version.
@@ -179,7 +215,11 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	version := a.Store.CollectionVersion(c.Handle)
+	st := a.requestSite(r)
 	key := c.Handle + "?" + r.URL.RawQuery
+	if b := st.BasePath(); b != "" { // the items' url carries the base path
+		key = b + "\x00" + key
+	}
 	if body, etag, ok := a.lists.get(key, version); ok {
 		return a.write(w, r, etag, "", body, "")
 	}
@@ -197,9 +237,9 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range entries {
 		var frag []byte
 		if q.Fields != nil {
-			frag, err = a.projected(c, e, q.Fields)
+			frag, err = a.projected(c, e, q.Fields, st)
 		} else {
-			frag, _, err = a.entryJSON(c, e)
+			frag, _, err = a.entryJSON(c, e, st)
 		}
 		if err != nil {
 			if content.IsNotFound(err) {
@@ -249,25 +289,20 @@ func (a *api) parseQuery(r *http.Request, c *content.Collection) (query.Query, e
 // projected encodes the named fields of an entry: attributes at the top level, in the order
 // asked, and custom fields under data, as in the full shape. Only content and html read the
 // file; everything else comes from the index entry meta.
-func (a *api) projected(c *content.Collection, meta *content.Entry, fields []string) ([]byte, error) {
+func (a *api) projected(c *content.Collection, meta *content.Entry, fields []string, st content.Site) ([]byte, error) {
 	e := meta
 	html := ""
 	if slices.Contains(fields, "content") || slices.Contains(fields, "html") {
-		full, err := a.Store.Entry(c.Handle, meta.Slug)
+		full, h, err := a.body(c, meta)
 		if err != nil {
 			return nil, err
 		}
-		e = full
-		if slices.Contains(fields, "html") {
-			if html, err = a.Markdown.Render(e.Content); err != nil {
-				return nil, err
-			}
-		}
+		e, html = full, h
 	}
 	return web.ProjectEntry(e, fields, func(name string) (any, bool) {
 		switch name {
 		case "url":
-			return content.EntryURL(c, e), true
+			return entryLink(st, c, e), true
 		case "content":
 			return e.Content, true
 		case "html":

@@ -53,7 +53,7 @@ func (a *api) previewEntry(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pe := publicEntry{Title: e.Title, Slug: e.Slug, Status: e.Status, Author: e.Author, Collection: e.Collection,
-		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: content.EntryURL(c, e), Content: e.Content, HTML: html, Data: e.Data}
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: entryLink(a.requestSite(r), c, e), Content: e.Content, HTML: html, Data: e.Data}
 	if pe.Data == nil {
 		pe.Data = content.NewMap(0)
 	}

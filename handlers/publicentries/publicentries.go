@@ -24,6 +24,7 @@ import (
 
 	"cms/content"
 	"cms/content/lru"
+	"cms/content/markdown"
 	"cms/content/query"
 	"cms/content/routing"
 	"cms/content/search"
@@ -68,6 +69,9 @@ type Renderer interface {
 type Deps struct {
 	Store    Store
 	Markdown Renderer
+	// Bodies, if set, keeps rendered entry bodies, shared with the website: an entry either
+	// renders is not read or rendered again by the other.
+	Bodies *markdown.Bodies
 	// Resources, if set, serves the public globals, navigation, taxonomies and collections.
 	Resources ResourceStore
 	// Preview, if set, lets GET {base}/entries/{collection}/{slug}?preview=TOKEN show the

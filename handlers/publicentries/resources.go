@@ -140,10 +140,10 @@ func (a *api) navigation(w http.ResponseWriter, r *http.Request) error {
 		return notFoundUnlessErr(err, "Navigation %q not found", h)
 	}
 	urls := map[string]string{} // entry reference -> URL, "" = not public
-	return a.writeResource(w, r, publicNavigation{Handle: def.Handle, Title: def.Title, Items: a.navItems(tree.Items, urls)})
+	return a.writeResource(w, r, publicNavigation{Handle: def.Handle, Title: def.Title, Items: a.navItems(tree.Items, urls, a.requestSite(r))})
 }
 
-func (a *api) navItems(items []content.NavItem, urls map[string]string) []any {
+func (a *api) navItems(items []content.NavItem, urls map[string]string, st content.Site) []any {
 	out := make([]any, 0, len(items))
 	for _, it := range items {
 		m := content.NewMap(5 + it.Extra.Len())
@@ -152,7 +152,7 @@ func (a *api) navItems(items []content.NavItem, urls map[string]string) []any {
 		case it.Entry != "":
 			u, seen := urls[it.Entry]
 			if !seen {
-				u = a.publishedURL(it.Entry)
+				u = a.publishedURL(it.Entry, st)
 				urls[it.Entry] = u
 			}
 			if u == "" {
@@ -172,16 +172,17 @@ func (a *api) navItems(items []content.NavItem, urls map[string]string) []any {
 			}
 		}
 		if len(it.Children) > 0 {
-			m.Set("children", a.navItems(it.Children, urls))
+			m.Set("children", a.navItems(it.Children, urls, st))
 		}
 		out = append(out, m)
 	}
 	return out
 }
 
-// publishedURL returns the public URL of "<collection>/<slug>" while that entry is published,
-// else "". The last segment is the slug ({parent_uri} references carry parents before it).
-func (a *api) publishedURL(ref string) string {
+// publishedURL returns the public URL of "<collection>/<slug>" on site st while that entry is
+// published, else "". The last segment is the slug ({parent_uri} references carry parents
+// before it).
+func (a *api) publishedURL(ref string, st content.Site) string {
 	c, rest, ok := strings.Cut(ref, "/")
 	if !ok {
 		return ""
@@ -195,7 +196,7 @@ func (a *api) publishedURL(ref string) string {
 	if err != nil || !e.Published() {
 		return ""
 	}
-	return content.EntryURL(coll, e)
+	return entryLink(st, coll, e)
 }
 
 // publicTaxonomy resolves the path's taxonomy when it opts in.

@@ -90,7 +90,11 @@ func (a *api) search(w http.ResponseWriter, r *http.Request) error {
 	for _, c := range colls {
 		version = max(version, a.Store.CollectionVersion(c.Handle))
 	}
+	st := a.requestSite(r)
 	key := "search?" + r.URL.RawQuery
+	if b := st.BasePath(); b != "" { // the hits' url carries the base path
+		key = b + "\x00" + key
+	}
 	if body, etag, ok := a.lists.get(key, version); ok {
 		return a.write(w, r, etag, "", body, "")
 	}
@@ -127,7 +131,7 @@ func (a *api) search(w http.ResponseWriter, r *http.Request) error {
 	out := make([]searchHit, len(all))
 	for i, f := range all {
 		e := f.h.Entry
-		out[i] = searchHit{Collection: f.c.Handle, Slug: e.Slug, Title: e.Title, URL: content.EntryURL(f.c, e),
+		out[i] = searchHit{Collection: f.c.Handle, Slug: e.Slug, Title: e.Title, URL: entryLink(st, f.c, e),
 			Score: round3(f.h.Score), Snippet: search.Snippet(f.h.Text, q)}
 	}
 	var buf bytes.Buffer

@@ -3,6 +3,7 @@ package publicentries_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"cms/content"
@@ -61,6 +62,40 @@ status: published
 		h.ServeHTTP(w, r)
 		if w.Code != c.status {
 			t.Errorf("%s%s: %d, want %d: %s", c.host, c.path, w.Code, c.status, w.Body)
+		}
+	}
+}
+
+// On a sub-path site an entry's url carries the site's base path, in every shape (one entry, a
+// list, a projection, search hits), and each site's answer is its own although they are cached.
+func TestSubPathSiteURLs(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, `
+-- resources/collections/pages.yaml --
+title: Pages
+-- content/collections/pages/about.md --
+---
+title: About
+status: published
+---
+About us.
+`)
+	h, err := publicentries.New(publicentries.Deps{Store: contenttest.OpenStore(t, dir), Markdown: markdown.New(false),
+		Sites: []content.Site{{Handle: "main", URL: "https://example.com", Default: true}, {Handle: "journal", URL: "https://blog.example.org/journal"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, round := range []string{"first", "cached"} {
+		for _, c := range []struct{ host, want string }{{"example.com", `"url":"/about"`}, {"blog.example.org", `"url":"/journal/about"`}} {
+			for _, p := range []string{"/api/public/entries/pages/about", "/api/public/entries/pages", "/api/public/entries/pages?fields=title,url", "/api/public/search?q=about"} {
+				r := httptest.NewRequest(http.MethodGet, p, nil)
+				r.Host = c.host
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), c.want) {
+					t.Errorf("%s %s%s: %d %s, want %s", round, c.host, p, w.Code, w.Body, c.want)
+				}
+			}
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"cms/content"
 	"cms/content/contenttest"
 	"cms/content/lru"
+	"cms/content/query"
 	"cms/content/sitegen"
 	"cms/handlers/site"
 )
@@ -76,8 +77,8 @@ func BenchmarkEntryPage(b *testing.B) {
 		reloadEvery = 0
 	}
 	reg := &lru.Registry{}
-	newHandler := func(cacheBytes int64) http.Handler {
-		h, err := site.New(site.Deps{Store: st, Caches: reg, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
+	newHandlerBodies := func(cacheBytes, bodyBytes int64) http.Handler {
+		h, err := site.New(site.Deps{Store: st, Caches: reg, BodyBytes: bodyBytes, Views: filepath.Join(dir, "resources", "views"), ReloadEvery: reloadEvery,
 			Sites: []content.Site{{Handle: "default", URL: "https://example.com", Locale: "en", Default: true}},
 			Flags: site.Flags{Metadata: true}, CacheBytes: cacheBytes, Log: slog.New(slog.DiscardHandler),
 			DataPaths: []string{filepath.Join(dir, "content", "globals"), filepath.Join(dir, "content", "navigation"), filepath.Join(dir, "content", "settings.yaml")}})
@@ -86,7 +87,11 @@ func BenchmarkEntryPage(b *testing.B) {
 		}
 		return h
 	}
+	newHandler := func(cacheBytes int64) http.Handler { return newHandlerBodies(cacheBytes, 0) }
 	h, uncached := newHandler(64<<20), newHandler(0)
+	if os.Getenv("CMS_BENCH_BODIES") != "" {
+		uncached = newHandlerBodies(0, 64<<20)
+	}
 	var paths []string
 	for i := 0; i < n && len(paths) < 500; i++ {
 		if m := sitegen.Post(i, sitegen.Options{}); m.Published {
@@ -177,13 +182,32 @@ func BenchmarkSitemap100k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	// "built": a data file changed before each request, so the URL list is built again (as after
-	// any change); "kept": the list of the previous request is reused.
+	// "built": a data file changed before each request (terms are resolved again, entries
+	// checked for changes); "edited": one entry changed before each request (it alone is resolved
+	// again); "kept": the list of the previous request is reused.
+	posts, _, err := st.Entries("posts", query.Query{Limit: 1})
+	if err != nil || len(posts) == 0 {
+		b.Fatal("no post to edit", err)
+	}
+	editSlug := posts[0].Slug
+	editOne := func(i int) {
+		e, err := st.Entry("posts", editSlug)
+		if err != nil {
+			b.Fatal(err)
+		}
+		next := *e
+		next.Title = fmt.Sprintf("Edited %d %d", i, time.Now().UnixNano())
+		if _, err := st.UpdateEntry("posts", editSlug, e.Hash, &next); err != nil {
+			b.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
 		name, path string
 		change     bool
-	}{{"built/sitemap.xml", "/sitemap.xml", true}, {"built/sitemap-1.xml", "/sitemap-1.xml", true},
-		{"kept/sitemap.xml", "/sitemap.xml", false}, {"kept/sitemap-1.xml", "/sitemap-1.xml", false}} {
+		edit       bool
+	}{{"built/sitemap.xml", "/sitemap.xml", true, false}, {"built/sitemap-1.xml", "/sitemap-1.xml", true, false},
+		{"edited/sitemap.xml", "/sitemap.xml", false, true}, {"edited/sitemap-1.xml", "/sitemap-1.xml", false, true},
+		{"kept/sitemap.xml", "/sitemap.xml", false, false}, {"kept/sitemap-1.xml", "/sitemap-1.xml", false, false}} {
 		p := c.path
 		b.Run(c.name, func(b *testing.B) {
 			var first, total time.Duration
@@ -194,6 +218,9 @@ func BenchmarkSitemap100k(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if c.change {
 					os.WriteFile(settings, []byte(fmt.Sprintf("site_name: run %d %d\n", i, time.Now().UnixNano())), 0o644)
+				}
+				if c.edit {
+					editOne(i)
 				}
 				runtime.GC()
 				base := rss(b)

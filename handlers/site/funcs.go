@@ -5,11 +5,11 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"cms/content"
+	"cms/content/markdown"
 	"cms/handlers/web"
 )
 
@@ -61,18 +61,39 @@ type Pagination struct {
 	NextURL string // "" on the last page
 }
 
-func (s *site) entryView(st content.Site, c *content.Collection, e *content.Entry, body bool) *EntryView {
+// entryView is an entry as templates see it; body, when given, is its Markdown and HTML.
+func (s *site) entryView(st content.Site, c *content.Collection, e *content.Entry, body *markdown.Body) *EntryView {
 	v := &EntryView{Title: e.Title, Slug: e.Slug, Collection: e.Collection, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
 		Data: e.Data.Plain(), Content: e.Content}
 	if u := content.EntryURL(c, e); u != "" {
 		v.URL = st.Link(u)
 	}
-	if body {
-		if html, err := s.Markdown.Render(e.Content); err == nil {
-			v.HTML = template.HTML(html) // the renderer escapes raw HTML unless markdown.allowHtml
-		}
+	if body != nil {
+		v.Content = body.Content
+		v.HTML = template.HTML(body.HTML) // the renderer escapes raw HTML unless markdown.allowHtml
 	}
 	return v
+}
+
+// readEntry returns the entry of an index record with its rendered body when it may be shown
+// (published, or a draft when draft is set), else nil. A kept body of the same file hash spares
+// reading and rendering the file; otherwise it is read, and its body rendered and kept.
+func (s *site) readEntry(c *content.Collection, meta *content.Entry, draft bool) (*content.Entry, *markdown.Body) {
+	if !(draft || meta.Published()) {
+		return nil, nil
+	}
+	if b, ok := s.Bodies.Get(c.Handle, meta.Slug, meta.Hash); ok {
+		return meta, &b
+	}
+	e, err := s.Store.Entry(c.Handle, meta.Slug)
+	if err != nil || !(draft || e.Published()) {
+		return nil, nil
+	}
+	b, err := s.Bodies.Render(e)
+	if err != nil {
+		return e, &markdown.Body{Content: e.Content}
+	}
+	return e, &b
 }
 
 func (s *site) termView(st content.Site, tax *content.Taxonomy, t *content.Term) *TermView {
@@ -103,6 +124,9 @@ func (s *site) funcs(st content.Site) template.FuncMap {
 		"form":        f.form,
 		"collections": f.collections,
 		"tagged":      f.tagged,
+		"search":      f.search,
+		"img":         f.img,
+		"srcset":      f.srcset,
 		"themeCSS":    func() string { return themeLink(st) },
 	}
 }
@@ -150,7 +174,7 @@ func (f *funcs) list(coll, rawQuery string, limit, offset int) ([]*EntryView, in
 	out := make([]*EntryView, 0, len(metas))
 	for _, e := range metas {
 		if e.Published() {
-			out = append(out, f.s.entryView(f.site, c, e, false))
+			out = append(out, f.s.entryView(f.site, c, e, nil))
 		}
 	}
 	return out, total, nil
@@ -175,11 +199,15 @@ func (f *funcs) entry(coll, slug string) (*EntryView, error) {
 	if !content.ValidHandle(slug) {
 		return nil, nil
 	}
-	e, err := f.s.Store.Entry(c.Handle, slug)
-	if err != nil || !e.Published() {
+	meta, err := f.s.Store.EntryMeta(c.Handle, slug)
+	if err != nil {
 		return nil, nil
 	}
-	return f.s.entryView(f.site, c, e, true), nil
+	e, body := f.s.readEntry(c, meta, false)
+	if e == nil {
+		return nil, nil
+	}
+	return f.s.entryView(f.site, c, e, body), nil
 }
 
 // global "site-settings": a global's values, or nil.
@@ -384,28 +412,7 @@ func (f *funcs) paginate(p *Page, coll, rawQuery string, perPage int) (*Paginati
 	if pg.Pages < 1 {
 		pg.Pages = 1
 	}
-	link := func(k int) string {
-		q := url.Values{}
-		for key, vs := range p.Query {
-			q[key] = vs
-		}
-		if k == 1 {
-			q.Del("page")
-		} else {
-			q.Set("page", strconv.Itoa(k))
-		}
-		u := f.site.Link(p.Path)
-		if enc := q.Encode(); enc != "" {
-			u += "?" + enc
-		}
-		return u
-	}
-	if n > 1 {
-		pg.PrevURL = link(min(n-1, pg.Pages))
-	}
-	if n < pg.Pages {
-		pg.NextURL = link(n + 1)
-	}
+	pg.PrevURL, pg.NextURL = f.pageLinks(p, n, pg.Pages)
 	return pg, nil
 }
 

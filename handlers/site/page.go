@@ -27,6 +27,8 @@ type request struct {
 	views    *viewSet // the site's templates, read once per request
 	cacheKey string   // set when the page may be cached
 	version  uint64
+	preview  string // the request's ?preview= token, "" for none
+	noStore  bool   // the page shows a draft: never cached, anywhere
 }
 
 // Page is the data every page template receives (docs/templates.md).
@@ -44,6 +46,7 @@ type Page struct {
 	Taxonomy   *TaxonomyView
 	Settings   map[string]any // content/settings.yaml (site_name, locale, timezone)
 	SEO        seo.Meta
+	Preview    bool // the page shows an entry's current draft for a preview token
 
 	seoHead template.HTML
 }
@@ -105,9 +108,17 @@ func (q *request) page() {
 	var gen uint64
 	q.views, gen = q.s.views.current(q.site)
 	q.version = q.s.version(gen)
-	q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
-	if q.fromCache(q.cacheKey, q.version) {
-		return
+	if pv := q.r.URL.Query()["preview"]; len(pv) > 0 && q.s.Preview != nil {
+		// A preview request is never answered from or kept in the page cache: whatever it
+		// renders (a draft, or the published page for a bad token) depends on the token.
+		if len(pv) == 1 {
+			q.preview = pv[0]
+		}
+	} else {
+		q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
+		if q.fromCache(q.cacheKey, q.version) {
+			return
+		}
 	}
 	var buf [routing.MaxSegments]string
 	segs, ok := routing.Split(path, buf[:])
@@ -131,12 +142,23 @@ func (q *request) page() {
 		name, _ := page.Settings["site_name"].(string)
 		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: "/", Title: name})
 	}
+	if page == nil && path == searchPath && q.s.Search != nil {
+		// Only when no entry or term has this URL: the search page never shadows a record.
+		page, names = q.newPage(http.StatusOK), []string{"search.html"}
+		page.Title = "Search"
+		// A results page is for visitors, not for search engines' indexes.
+		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: searchPath, Title: page.Title})
+		noIndex(&page.SEO)
+	}
 	if page == nil {
 		q.notFound()
 		return
 	}
 	q.render(page, names)
 }
+
+// searchPath is the search page's path inside a site (docs/templates.md).
+const searchPath = "/search"
 
 // samePath reports whether a record's URL (from the one URL function) is the requested path, so
 // that a route's date parts must be the entry's own and each record has one URL.
@@ -160,19 +182,25 @@ func (q *request) entryPage(c routing.Candidate, segs []string) (*Page, []string
 	if err != nil || !coll.OnSite(q.site.Handle) || !content.ValidHandle(c.Slug) {
 		return nil, nil
 	}
+	// A draft is shown only to the holder of a preview token signed for exactly this entry.
+	draft := q.preview != "" && q.s.Preview.Verify(q.preview, c.Handle, c.Slug) == nil
 	meta, err := q.s.Store.EntryMeta(c.Handle, c.Slug)
-	if err != nil || !meta.Published() || !samePath(content.EntryURL(coll, meta), segs) {
+	if err != nil || !samePath(content.EntryURL(coll, meta), segs) {
 		return nil, nil
 	}
-	e, err := q.s.Store.Entry(c.Handle, c.Slug)
-	if err != nil || !e.Published() {
+	e, body := q.s.readEntry(coll, meta, draft)
+	if e == nil || !samePath(content.EntryURL(coll, e), segs) {
 		return nil, nil
 	}
 	p := q.newPage(http.StatusOK)
-	p.Entry = q.s.entryView(q.site, coll, e, true)
+	p.Entry = q.s.entryView(q.site, coll, e, body)
 	p.Title = e.Title
 	p.Collection = &CollectionView{Handle: coll.Handle, Title: coll.Title, Route: coll.Route}
 	p.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "entry", Section: coll.Handle, Path: content.EntryURL(coll, e), Title: e.Title, UpdatedAt: e.UpdatedAt, Data: e.Data})
+	if draft {
+		q.noStore, p.Preview = true, true
+		noIndex(&p.SEO)
+	}
 	var names []string
 	if t, ok := e.Data.String("template"); ok {
 		names = append(names, t+".html")
@@ -199,6 +227,14 @@ func (q *request) termPage(c routing.Candidate, segs []string) (*Page, []string)
 	p.Taxonomy = &TaxonomyView{Handle: tax.Handle, Title: tax.Title, Route: tax.Route}
 	p.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "term", Section: tax.Handle, Path: content.TermURL(tax, term), Title: term.Title, Data: term.Data})
 	return p, []string{tax.Handle + ".html", "term.html"}
+}
+
+// noIndex marks a page's metadata noindex, keeping its other robots directives.
+func noIndex(m *seo.Meta) {
+	m.NoIndex = true
+	if !strings.Contains(m.Robots, "noindex") {
+		m.Robots = strings.TrimSuffix("noindex, "+m.Robots, ", ")
+	}
 }
 
 func termPublic(t *content.Term) bool {
@@ -230,6 +266,9 @@ func (q *request) render(p *Page, names []string) {
 	} else if p.SEO.Title != "" {
 		p.seoHead = template.HTML("<title>" + template.HTMLEscapeString(p.SEO.Title) + "</title>\n")
 	}
+	if p.Preview && !q.s.Flags.Metadata {
+		p.seoHead += `<meta name="robots" content="noindex">` + "\n"
+	}
 	set := q.views
 	if set == nil {
 		set = q.s.views.set(q.site)
@@ -250,6 +289,11 @@ func (q *request) render(p *Page, names []string) {
 	}
 	body := b.Bytes()
 	etag := etagOf(body)
+	if q.noStore {
+		q.w.Header().Set("X-Robots-Tag", "noindex")
+		q.sendTagged(p.Status, "text/html; charset=utf-8", "no-store", body, etag)
+		return
+	}
 	var gz []byte
 	if q.cacheKey != "" {
 		gz = q.toCache(q.cacheKey, q.version, p.Status, body, etag)

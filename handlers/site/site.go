@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/imgurl"
 	"cms/content/lru"
 	"cms/content/markdown"
 	"cms/content/query"
@@ -56,6 +57,12 @@ type Store interface {
 	Settings() (content.Doc, error)
 }
 
+// PreviewVerifier checks draft-preview tokens (content/preview.Signer).
+type PreviewVerifier interface {
+	// Verify returns nil for a valid, unexpired token of exactly that entry.
+	Verify(token, collection, slug string) error
+}
+
 // SEO resolves a record's metadata (content/seo).
 type SEO interface {
 	Resolve(seo.Subject) seo.Meta
@@ -73,8 +80,15 @@ type Flags struct {
 type Deps struct {
 	Store    Store
 	Markdown *markdown.Renderer
-	SEO      SEO
-	Sites    []content.Site // at least one; the default marked (else the first)
+	// Bodies keeps rendered entry bodies (shared with the public API); nil: the group keeps its
+	// own, of BodyBytes.
+	Bodies    *markdown.Bodies
+	BodyBytes int64
+	SEO       SEO
+	// Preview, if set, lets a page request with ?preview=TOKEN show the current draft of the
+	// one entry the token was signed for (nil: previews are not rendered).
+	Preview PreviewVerifier
+	Sites   []content.Site // at least one; the default marked (else the first)
 	// Views is the site's template folder (resources/views); a missing folder means the
 	// built-in theme renders everything.
 	Views string
@@ -91,6 +105,12 @@ type Deps struct {
 	FormsPath string
 	// AssetsPath is the URL path of the asset files ("" = /assets).
 	AssetsPath string
+	// Images builds the image transform URLs of `img` and `srcset` (assets.transforms: presets
+	// and the signing key); its Prefix defaults to AssetsPath.
+	Images imgurl.Builder
+	// Search, if set, answers `search` and the /search page; New takes it from Store when
+	// Store can search.
+	Search Searcher
 	// SitemapMaxURLs is the most URLs in one sitemap file before an index splits them
 	// (0 = the protocol's 50,000).
 	SitemapMaxURLs int
@@ -151,6 +171,12 @@ func New(d Deps) (http.Handler, error) {
 	if d.Markdown == nil {
 		d.Markdown = markdown.New(false)
 	}
+	if d.Bodies == nil {
+		d.Bodies = markdown.NewBodies(d.Markdown, d.BodyBytes)
+		if d.BodyBytes > 0 {
+			d.Caches.Register("markdown.bodies", d.Bodies)
+		}
+	}
 	if d.SEO == nil {
 		d.SEO = seo.NewResolver(seo.Config{Enabled: true, Metadata: true}, nil)
 	}
@@ -171,6 +197,12 @@ func New(d Deps) (http.Handler, error) {
 	}
 	if d.AssetsPath == "" {
 		d.AssetsPath = "/assets"
+	}
+	if d.Images.Prefix == "" {
+		d.Images.Prefix = d.AssetsPath + "/"
+	}
+	if sr, ok := d.Store.(Searcher); ok && d.Search == nil {
+		d.Search = sr
 	}
 	s := &site{Deps: d, sites: routing.NewSites(d.Sites), sitemaps: map[string]*sitemapList{}}
 	if d.CacheBytes > 0 {

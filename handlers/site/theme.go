@@ -72,7 +72,7 @@ func (f *funcs) tagged(tax, slug string, limit int) ([]*EntryView, error) {
 			return nil, err
 		}
 		for _, e := range list {
-			out = append(out, f.s.entryView(f.site, c, e, false))
+			out = append(out, f.s.entryView(f.site, c, e, nil))
 		}
 	}
 	if len(out) > limit {

@@ -45,7 +45,7 @@ func TestCachesShareTheBudget(t *testing.T) {
 		sum += c.MaxBytes
 		seen[c.Name] = true
 	}
-	for _, n := range []string{wire.CachePublicEntries, wire.CachePublicLists, wire.CacheEntries, wire.CacheGraphQL, wire.CacheGraphQLDocs, wire.CacheDerivatives, wire.CacheSitePages} {
+	for _, n := range []string{wire.CachePublicEntries, wire.CachePublicLists, wire.CacheEntries, wire.CacheGraphQL, wire.CacheGraphQLDocs, wire.CacheDerivatives, wire.CacheSitePages, wire.CacheBodies} {
 		if !seen[n] {
 			t.Errorf("cache %s not reported: %s", n, w.Body)
 		}

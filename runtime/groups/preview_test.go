@@ -98,7 +98,10 @@ roles: [viewer]
 		return w
 	}
 	type previewResp struct {
-		Data struct{ Token, URL, Path, ExpiresAt string }
+		Data struct {
+			Token, URL, Path, ExpiresAt string
+			APIURL                      string `json:"apiUrl"`
+		}
 	}
 	ed := session("ed")
 	w := do("POST", "/api/entries/blog/plan/preview", ed, "")
@@ -106,15 +109,29 @@ roles: [viewer]
 	if err := json.Unmarshal(w.Body.Bytes(), &pr); w.Code != http.StatusOK || err != nil || pr.Data.Token == "" {
 		t.Fatalf("preview = %d %s", w.Code, w.Body)
 	}
-	if !strings.HasPrefix(pr.Data.URL, "/api/public/entries/blog/plan?preview=") || !strings.HasPrefix(pr.Data.Path, "/blog/plan?preview=") {
+	site := cfg.ContentSites()[0].URL
+	if !strings.HasPrefix(pr.Data.APIURL, "/api/public/entries/blog/plan?preview=") || !strings.HasPrefix(pr.Data.Path, "/blog/plan?preview=") ||
+		pr.Data.URL != site+pr.Data.Path {
 		t.Errorf("preview URLs %+v", pr.Data)
+	}
+
+	// The website renders the draft at the page's URL for the token, noindex and never cached.
+	w = do("GET", pr.Data.Path, "", "")
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "The draft body.") || !strings.Contains(w.Body.String(), `<meta name="robots" content="noindex">`) {
+		t.Fatalf("draft page with its token = %d %s", w.Code, w.Body)
+	}
+	if w.Header().Get("X-Robots-Tag") != "noindex" || w.Header().Get("Cache-Control") != "no-store" {
+		t.Errorf("preview page headers %q", w.Header())
+	}
+	if w := do("GET", "/blog/plan", "", ""); w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "The draft body.") {
+		t.Errorf("draft page without a token = %d", w.Code)
 	}
 
 	// Without the token the draft does not exist; with it, it is shown, never cached or indexed.
 	if w := do("GET", "/api/public/entries/blog/plan", "", ""); w.Code != http.StatusNotFound {
 		t.Errorf("draft without a token = %d", w.Code)
 	}
-	w = do("GET", pr.Data.URL, "", "")
+	w = do("GET", pr.Data.APIURL, "", "")
 	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "The draft body.") || !strings.Contains(w.Body.String(), `"status":"draft"`) {
 		t.Fatalf("draft with its token = %d %s", w.Code, w.Body)
 	}
@@ -122,7 +139,7 @@ roles: [viewer]
 		t.Errorf("preview headers %q", w.Header())
 	}
 	// Never another entry.
-	if w := do("GET", strings.Replace(pr.Data.URL, "/plan?", "/other?", 1), "", ""); w.Code != http.StatusUnauthorized || strings.Contains(w.Body.String(), "Other draft") {
+	if w := do("GET", strings.Replace(pr.Data.APIURL, "/plan?", "/other?", 1), "", ""); w.Code != http.StatusUnauthorized || strings.Contains(w.Body.String(), "Other draft") {
 		t.Errorf("another entry with the token = %d %s", w.Code, w.Body)
 	}
 	if w := do("GET", "/api/public/entries/blog/plan?preview=v1.1.AAAA", "", ""); w.Code != http.StatusUnauthorized || w.Header().Get("Cache-Control") != "no-store" {
@@ -144,7 +161,10 @@ roles: [viewer]
 
 	// Expiry.
 	offset.Store(int64(2 * time.Hour))
-	if w := do("GET", pr.Data.URL, "", ""); w.Code != http.StatusUnauthorized {
+	if w := do("GET", pr.Data.APIURL, "", ""); w.Code != http.StatusUnauthorized {
 		t.Errorf("expired preview = %d, want 401", w.Code)
+	}
+	if w := do("GET", pr.Data.Path, "", ""); w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), "The draft body.") {
+		t.Errorf("expired preview page = %d, want 404", w.Code)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"runtime/metrics"
 	"strconv"
 	"time"
+
+	"cms/content/markdown"
 )
 
 // Caches of the process and their shares of memory.cacheMiB, in percent (they sum to 100).
@@ -20,6 +22,7 @@ const (
 	CacheGraphQLDocs   = "graphql.documents"     // parsed, validated GraphQL queries
 	CacheDerivatives   = "derivatives"           // image derivatives (asset transforms)
 	CacheSitePages     = "site.pages"            // rendered pages of the public website
+	CacheBodies        = "markdown.bodies"       // rendered entry bodies, shared by the website and the public API
 )
 
 // cacheShares lists every cache and its share, the last taking what rounding leaves.
@@ -32,10 +35,11 @@ func cacheShares() []struct {
 		percent int64
 	}{
 		{CachePublicEntries, 50},
-		{CacheSitePages, 10},
+		{CacheSitePages, 15},
+		{CacheBodies, 5},
 		{CachePublicLists, 5},
-		{CacheEntries, 15},
-		{CacheGraphQL, 10},
+		{CacheEntries, 10},
+		{CacheGraphQL, 5},
 		{CacheDerivatives, 5},
 		{CacheGraphQLDocs, 5},
 	}
@@ -175,4 +179,18 @@ func liveHeap() int64 {
 		return 0
 	}
 	return int64(s[0].Value.Uint64())
+}
+
+// bodiesKey is the Shared key of the process's cache of rendered entry bodies.
+const bodiesKey = "markdown.bodies"
+
+// Bodies returns the process's cache of rendered entry bodies (content/markdown), built once and
+// shared by the website and the public API within its share of memory.cacheMiB.
+func Bodies(s *Services) *markdown.Bodies {
+	b, _ := Shared(s, bodiesKey, func() (*markdown.Bodies, error) {
+		b := markdown.NewBodies(s.Markdown, s.CacheBytes(CacheBodies))
+		s.Caches.Register(CacheBodies, b)
+		return b, nil
+	})
+	return b
 }

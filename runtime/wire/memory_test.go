@@ -10,7 +10,7 @@ import (
 // leaves every cache off.
 func TestCacheBudgets(t *testing.T) {
 	t.Parallel()
-	names := []string{wire.CachePublicEntries, wire.CachePublicLists, wire.CacheEntries, wire.CacheGraphQL, wire.CacheGraphQLDocs, wire.CacheDerivatives, wire.CacheSitePages}
+	names := []string{wire.CachePublicEntries, wire.CachePublicLists, wire.CacheEntries, wire.CacheGraphQL, wire.CacheGraphQLDocs, wire.CacheDerivatives, wire.CacheSitePages, wire.CacheBodies}
 	for _, mib := range []int{1, 3, 7, 64, 100, 1000} {
 		got := wire.CacheBudgets(mib)
 		var sum int64

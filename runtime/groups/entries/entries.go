@@ -43,6 +43,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		PublicBasePath: s.Config.Public.BasePath,
 		// The CP's Markdown preview renders with the site's renderer and settings.
 		Markdown: s.Markdown,
+		Sites:    s.Config.ContentSites(),
 		Log:      s.Log.With("group", "entries"),
 		// Within its share of memory.cacheMiB.
 		CacheBytes: s.CacheBytes(wire.CacheEntries),

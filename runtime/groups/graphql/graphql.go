@@ -48,10 +48,12 @@ func Build(s *wire.Services) (http.Handler, error) {
 			DocumentCacheBytes: s.CacheBytes(wire.CacheGraphQLDocs),
 		},
 		Caches: s.Caches,
+		// GraphQL is not chosen by Host: entry urls are links on the default site.
+		Site: s.Config.SEOSite(),
 	}
 	if seoConfig := s.Config.SEOConfig(); seoConfig.Enabled {
 		seoConfig.Log = s.Log.With("group", "graphql")
-		d.SEO, d.Site = seo.NewResolver(seoConfig, s.Store), s.Config.SEOSite()
+		d.SEO = seo.NewResolver(seoConfig, s.Store)
 	}
 	return gqlh.New(d)
 }

@@ -35,6 +35,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	d := publicentries.Deps{
 		Store:     s.Store,
 		Markdown:  s.Markdown,
+		Bodies:    wire.Bodies(s),
 		Resources: s.Store,
 		Preview:   wire.Preview(s),
 		Log:       s.Log.With("group", "publicentries"),

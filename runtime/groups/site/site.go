@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/imgurl"
 	"cms/content/seo"
 	"cms/handlers/site"
 	"cms/runtime/config"
@@ -34,10 +35,12 @@ func Build(s *wire.Services) (http.Handler, error) {
 	return site.New(site.Deps{
 		Store:    s.Store,
 		Markdown: s.Markdown,
+		Bodies:   wire.Bodies(s),
 		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
 			AllowExternalCanonicals: c.SEO.AllowExternalCanonicals}, docs),
-		Sites: c.ContentSites(),
-		Views: s.SitePath(filepath.Join(c.ResourcesPath, "views")),
+		Preview: wire.Preview(s),
+		Sites:   c.ContentSites(),
+		Views:   s.SitePath(filepath.Join(c.ResourcesPath, "views")),
 		DataPaths: []string{s.SitePath(filepath.Join(c.ContentPath, "globals")), s.SitePath(filepath.Join(c.ContentPath, "navigation")),
 			s.SitePath(filepath.Join(c.ContentPath, "taxonomies")), s.SitePath(filepath.Join(c.ContentPath, "settings.yaml"))},
 		ReloadEvery:           reloadEvery(c),
@@ -45,6 +48,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		CacheControl:          c.Pages.CacheControl,
 		ContentSecurityPolicy: c.Pages.ContentSecurityPolicy,
 		AssetsPath:            "/assets",
+		Images:                imgurl.Builder{Prefix: "/assets/", Key: []byte(c.Assets.Transforms.SigningKey), Presets: c.Assets.Transforms.Presets},
 		Reserved:              []string{c.CP.Path, "/assets", "/api"},
 		CacheBytes:            s.CacheBytes(wire.CacheSitePages),
 		Caches:                s.Caches,
