@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/routing"
 	"cms/content/seo"
+	hseo "cms/handlers/seo"
 	"cms/handlers/site"
 	"cms/runtime/config"
+	"cms/runtime/seoops"
 	"cms/runtime/wire"
 )
 
@@ -31,7 +34,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	// resolver works from the records alone.
 	docs, _ := any(s.Store).(seo.Docs)
 	on := c.SEO.Enabled
-	return site.New(site.Deps{
+	pages, err := site.New(site.Deps{
 		Store:    s.Store,
 		Markdown: s.Markdown,
 		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
@@ -51,6 +54,38 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Log:                   s.Log.With("group", "site"),
 		Now:                   s.Now,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return public(s, pages)
+}
+
+// public puts the SEO operations in front of page rendering: authored redirects are answered
+// before a page renders, and the pages answered 404 are recorded (each nil when off).
+func public(s *wire.Services, next http.Handler) (http.Handler, error) {
+	rs, err := seoops.Redirects(s)
+	if err != nil {
+		return nil, err
+	}
+	nf, err := seoops.NotFound(s)
+	if err != nil {
+		return nil, err
+	}
+	// Typed nils would read as "on" behind the interfaces.
+	var lookup hseo.Lookuper
+	if rs != nil {
+		lookup = rs
+	}
+	var rec hseo.Recorder
+	if nf != nil {
+		rec = nf
+	}
+	sites := routing.NewSites(s.Config.ContentSites())
+	siteOf := func(r *http.Request) string {
+		st, _, _ := sites.Select(r.Host, r.URL.EscapedPath())
+		return st.Handle
+	}
+	return hseo.Public(next, siteOf, lookup, rec, s.Config.CP.Path), nil
 }
 
 // reloadEvery is how often the templates and the data files (globals, navigation, terms,
