@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"cms/content"
+	"cms/content/pagecache"
 	"cms/content/routing"
 	"cms/content/seo"
 	"cms/handlers/web"
@@ -27,6 +28,7 @@ type request struct {
 	views    *viewSet // the site's templates, read once per request
 	cacheKey string   // set when the page may be cached
 	version  uint64
+	rec      *pagecache.Recorder // the static cache's, when it stores this page
 }
 
 // Page is the data every page template receives (docs/templates.md).
@@ -102,11 +104,19 @@ func (q *request) page() {
 		q.w.WriteHeader(http.StatusPermanentRedirect)
 		return
 	}
+	// A page the static cache is storing renders afresh from current files (here its reads are
+	// recorded) and is not kept twice; the site's own cache serves the requests the static
+	// cache lets through.
+	if q.rec = pagecache.FromContext(q.r.Context()); q.rec != nil {
+		q.s.recheck()
+	}
 	var gen uint64
 	q.views, gen = q.s.views.current(q.site)
 	q.version = q.s.version(gen)
-	q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
-	if q.fromCache(q.cacheKey, q.version) {
+	if q.rec == nil {
+		q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
+	}
+	if q.cacheKey != "" && q.fromCache(q.cacheKey, q.version) {
 		return
 	}
 	var buf [routing.MaxSegments]string
@@ -242,6 +252,9 @@ func (q *request) render(p *Page, names []string) {
 	var b bytes.Buffer
 	if err == nil {
 		err = set.execute(&b, t, p)
+	}
+	if err == nil && q.rec != nil {
+		q.recordReads(q.rec, &set.reads, t, p)
 	}
 	if err != nil {
 		q.s.Log.Error("template failed", "template", name, "err", err, "path", q.r.URL.Path)

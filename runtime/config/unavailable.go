@@ -16,7 +16,6 @@ type unavailableKey struct {
 func unavailable() []unavailableKey {
 	return []unavailableKey{
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
-		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
 	}
 }
 

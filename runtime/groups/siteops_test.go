@@ -94,13 +94,18 @@ func (sv *service) visit(method, target string) *httptest.ResponseRecorder {
 	return w
 }
 
-// rename changes an entry's slug through the entries API.
-func (sv *service) rename(collection, slug, to string) {
-	sv.t.Helper()
+// hash is an entry's content hash, for an edit.
+func (sv *service) hash(collection, slug string) string {
 	w := sv.do("GET", "/api/entries/"+collection+"/"+slug, "")
 	var e struct{ Data struct{ ContentHash string } }
 	_ = json.Unmarshal(w.Body.Bytes(), &e)
-	if w := sv.do("PUT", "/api/entries/"+collection+"/"+slug, `{"slug":"`+to+`","contentHash":"`+e.Data.ContentHash+`"}`); w.Code != 200 {
+	return e.Data.ContentHash
+}
+
+// rename changes an entry's slug through the entries API.
+func (sv *service) rename(collection, slug, to string) {
+	sv.t.Helper()
+	if w := sv.do("PUT", "/api/entries/"+collection+"/"+slug, `{"slug":"`+to+`","contentHash":"`+sv.hash(collection, slug)+`"}`); w.Code != 200 {
 		sv.t.Fatalf("rename: %d %s", w.Code, w.Body)
 	}
 }

@@ -4,12 +4,16 @@ package site
 
 import (
 	"net/http"
+	"net/url"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/pagecache"
 	"cms/content/routing"
 	"cms/content/seo"
+	hpagecache "cms/handlers/pagecache"
 	hseo "cms/handlers/seo"
 	"cms/handlers/site"
 	"cms/runtime/config"
@@ -49,7 +53,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 		ContentSecurityPolicy: c.Pages.ContentSecurityPolicy,
 		AssetsPath:            "/assets",
 		Reserved:              []string{c.CP.Path, "/assets", "/api"},
-		CacheBytes:            s.CacheBytes(wire.CacheSitePages),
+		CacheBytes:            s.CacheBytes(wire.CacheSitePages), // see static below
 		Caches:                s.Caches,
 		Log:                   s.Log.With("group", "site"),
 		Now:                   s.Now,
@@ -57,7 +61,50 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return public(s, pages)
+	return public(s, static(s, pages))
+}
+
+// static puts the static page cache (staticCache.enabled) in front of rendering, behind the
+// redirects. The site's own page cache stays: a page the static cache stores renders afresh
+// (so that its reads are recorded) and is kept only there; the requests the static cache lets
+// through (cookies, credentials, prefetches) are the ones the site's cache still serves.
+// Public forms carry no per-response token (the honeypot is empty in every page), so no
+// placeholder needs filling.
+func static(s *wire.Services, next http.Handler) http.Handler {
+	if s.StaticCache == nil {
+		return next
+	}
+	c := s.Config
+	sites := routing.NewSites(c.ContentSites())
+	hosts := map[string]bool{}
+	for _, st := range sites.List() {
+		if u, err := url.Parse(st.URL); err == nil {
+			hosts[normalHost(u.Host)] = true
+		}
+	}
+	return hpagecache.Wrap(next, hpagecache.Config{
+		Cache: s.StaticCache,
+		Rules: &pagecache.Rules{Exclude: c.StaticCache.Exclude, Reserved: []string{c.CP.Path, "/assets", "/api"},
+			QueryStrings: c.StaticCache.QueryStrings},
+		// A host no site names would render the default site: such requests are not stored.
+		Site: func(r *http.Request) (string, bool) {
+			st, _, inside := sites.Select(r.Host, r.URL.EscapedPath())
+			return st.Handle, inside && hosts[normalHost(r.Host)]
+		},
+		Log: s.Log.With("component", "static-cache"),
+	})
+}
+
+// normalHost lower-cases a host and drops an explicit default port (as routing.Sites does).
+func normalHost(h string) string {
+	h = strings.ToLower(h)
+	if p, ok := strings.CutSuffix(h, ":80"); ok {
+		return p
+	}
+	if p, ok := strings.CutSuffix(h, ":443"); ok {
+		return p
+	}
+	return h
 }
 
 // public puts the SEO operations in front of page rendering: authored redirects are answered

@@ -1,0 +1,67 @@
+package wire
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"cms/content/fsstore"
+	"cms/content/pagecache"
+	hpagecache "cms/handlers/pagecache"
+	"cms/runtime/config"
+)
+
+// CacheStaticPages names the static page cache in the readiness details.
+const CacheStaticPages = "static.pages"
+
+// openStaticCache builds the static page cache (staticCache.enabled; nil when off) and points
+// the store's content changes at its purges: it runs before the store opens, so every change
+// (API writes, hand edits, other processes') purges exactly the pages that read what changed.
+func openStaticCache(s *Services, cfg config.Config, opts *fsstore.Options, log *slog.Logger) error {
+	if !cfg.StaticCache.Enabled {
+		return nil
+	}
+	var d pagecache.Driver
+	switch cfg.StaticCache.Driver {
+	case "file":
+		f, err := pagecache.OpenFile(sitePath(cfg.SiteDir, cfg.StaticCache.StoragePath), pagecache.FileOptions{})
+		if err != nil {
+			return fmt.Errorf("static cache: %w", err)
+		}
+		s.OnClose(f.Close)
+		d = f
+	default:
+		d = pagecache.NewMemory(cfg.StaticCache.MaxBytes)
+	}
+	rules := make([]pagecache.InvalidationRule, len(cfg.StaticCache.InvalidationRules))
+	for i, r := range cfg.StaticCache.InvalidationRules {
+		rules[i] = pagecache.InvalidationRule{Collection: r.Collection, URLs: r.URLs}
+	}
+	sites := cfg.ContentSites()
+	n := hpagecache.NewNotifier(cfg.StaticCache.PurgeWebhook, log, nil)
+	s.OnClose(func() error { n.Close(); return nil })
+	c, err := pagecache.New(pagecache.Options{
+		Driver:            d,
+		InvalidationRules: rules,
+		// A purge reports full URLs on the site's origin (what a CDN purges).
+		URL: func(site, path string) string {
+			for _, st := range sites {
+				if st.Handle == site {
+					return strings.TrimSuffix(st.URL, st.BasePath()) + path
+				}
+			}
+			return path
+		},
+		OnPurge: n.Report,
+		Log:     log,
+	})
+	if err != nil {
+		return fmt.Errorf("static cache: %w", err)
+	}
+	s.StaticCache = c
+	s.Caches.Register(CacheStaticPages, c)
+	opts.OnContentChange = func(ch fsstore.Change) {
+		c.Purge(pagecache.StoreChange(string(ch.Kind), ch.Collection, ch.Name))
+	}
+	return nil
+}
