@@ -61,8 +61,23 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return public(s, static(s, pages))
+	h, err := public(s, static(s, pages))
+	if err != nil {
+		return nil, err
+	}
+	if rt, ok := pages.(interface{ Routes() []string }); ok {
+		return routed{h, rt}, nil
+	}
+	return h, nil
 }
+
+// routed is the wrapped site handler, still listing the site's routes (the route tests).
+type routed struct {
+	http.Handler
+	rt interface{ Routes() []string }
+}
+
+func (r routed) Routes() []string { return r.rt.Routes() }
 
 // static puts the static page cache (staticCache.enabled) in front of rendering, behind the
 // redirects. The site's own page cache stays: a page the static cache stores renders afresh
