@@ -12,8 +12,8 @@ import (
 
 	"cms/content"
 	"cms/content/query"
-	groupsite "cms/runtime/groups/site"
 	"cms/runtime/config"
+	groupsite "cms/runtime/groups/site"
 	"cms/runtime/wire"
 )
 
