@@ -2,6 +2,7 @@ package groups_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -105,6 +106,20 @@ func TestStaticCacheThroughTheSite(t *testing.T) {
 		if (p == "/about" || p == "/contact") && !strings.Contains(body, "New tagline") {
 			t.Errorf("after the global edit, GET %s shows the old tagline: %s", p, body)
 		}
+	}
+
+	// A request with a cookie is rendered, never answered from the cache.
+	rq := httptest.NewRequest(http.MethodGet, "/about", nil)
+	rq.Host = "example.com"
+	rq.Header.Set("Cookie", "session=x")
+	w := httptest.NewRecorder()
+	sv.mux.ServeHTTP(w, rq)
+	if w.Code != 200 || w.Header().Get("X-Cache") != "BYPASS" {
+		t.Errorf("GET /about with a cookie = %d, X-Cache %q", w.Code, w.Header().Get("X-Cache"))
+	}
+	// The readiness details report the cache.
+	if w := sv.do("GET", "/api/health/ready", ""); !strings.Contains(w.Body.String(), `"name":"static.pages"`) {
+		t.Errorf("readiness does not report the static cache: %s", w.Body)
 	}
 
 	// Redirects come before the cache.
