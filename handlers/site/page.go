@@ -141,6 +141,10 @@ func (q *request) page() {
 		name, _ := page.Settings["site_name"].(string)
 		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: "/", Title: name})
 	}
+	if page == nil && q.s.upstream != nil {
+		q.s.upstream.ServeHTTP(q.w, q.r) // a headless frontend's page (upstream.go)
+		return
+	}
 	if page == nil {
 		q.notFound()
 		return

@@ -60,8 +60,15 @@ func openStaticCache(s *Services, cfg config.Config, opts *fsstore.Options, log 
 	}
 	s.StaticCache = c
 	s.Caches.Register(CacheStaticPages, c)
+	upstream := cfg.Site.Upstream != ""
 	opts.OnContentChange = func(ch fsstore.Change) {
-		c.Purge(pagecache.StoreChange(string(ch.Kind), ch.Collection, ch.Name))
+		change := pagecache.StoreChange(string(ch.Kind), ch.Collection, ch.Name)
+		if upstream && change.Kind != pagecache.ChangeEntry {
+			// A headless frontend's pages record nothing they read: a global, navigation or
+			// term may show on any of them (entries purge theirs by invalidationRules).
+			change = pagecache.Change{Kind: pagecache.ChangeAll}
+		}
+		c.Purge(change)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@
 package site
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -38,7 +39,16 @@ func Build(s *wire.Services) (http.Handler, error) {
 	// resolver works from the records alone.
 	docs, _ := any(s.Store).(seo.Docs)
 	on := c.SEO.Enabled
+	var upstream *url.URL
+	if c.Site.Upstream != "" {
+		u, err := config.ParseUpstream(c.Site.Upstream)
+		if err != nil {
+			return nil, fmt.Errorf("site.upstream: %w", err)
+		}
+		upstream = u
+	}
 	pages, err := site.New(site.Deps{
+		Upstream: upstream,
 		Store:    s.Store,
 		Markdown: s.Markdown,
 		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
