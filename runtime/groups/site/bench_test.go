@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"cms/content/contenttest"
@@ -18,12 +19,13 @@ import (
 
 // benchSite builds the site group on a site with 10,000 redirects (seo.redirects on or off;
 // 404 tracking off so that only the redirect lookup is measured).
-func benchSite(b *testing.B, redirectsOn bool) http.Handler {
+func benchSite(b *testing.B, redirectsOn bool, extra ...string) http.Handler {
 	b.Helper()
 	dir := contenttest.WriteSite(b, fmt.Sprintf(`-- cms.config.yaml --
 watch: none
 sites: [{handle: main, url: 'https://example.com/', locale: en}]
 seo: {redirects: %v, errorTracking: false}
+%s
 -- resources/collections/blog.yaml --
 title: Blog
 route: /blog/{slug}
@@ -33,7 +35,7 @@ title: Hello
 status: published
 ---
 Hello body.
-`, redirectsOn))
+`, redirectsOn, strings.Join(extra, "\n")))
 	rdir := filepath.Join(dir, "content", "seo", "redirects")
 	if err := os.MkdirAll(rdir, 0o755); err != nil {
 		b.Fatal(err)
@@ -93,4 +95,13 @@ func BenchmarkRedirects(b *testing.B) {
 	b.Run("page/redirects-on", func(b *testing.B) { serve(b, on, "/blog/hello", 200) })
 	off := benchSite(b, false)
 	b.Run("page/redirects-off", func(b *testing.B) { serve(b, off, "/blog/hello", 200) })
+}
+
+// BenchmarkStaticCache: a page served from the static cache (X-Cache: HIT) against the same page
+// from the site's own cache (static cache off).
+func BenchmarkStaticCache(b *testing.B) {
+	on := benchSite(b, false, "staticCache: {enabled: true}")
+	b.Run("static-hit", func(b *testing.B) { serve(b, on, "/blog/hello", 200) })
+	off := benchSite(b, false)
+	b.Run("site-cache", func(b *testing.B) { serve(b, off, "/blog/hello", 200) })
 }
