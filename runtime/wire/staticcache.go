@@ -7,7 +7,6 @@ import (
 
 	"cms/content/fsstore"
 	"cms/content/pagecache"
-	hpagecache "cms/handlers/pagecache"
 	"cms/runtime/config"
 )
 
@@ -38,8 +37,6 @@ func openStaticCache(s *Services, cfg config.Config, opts *fsstore.Options, log 
 		rules[i] = pagecache.InvalidationRule{Collection: r.Collection, URLs: r.URLs}
 	}
 	sites := cfg.ContentSites()
-	n := hpagecache.NewNotifier(cfg.StaticCache.PurgeWebhook, log, nil)
-	s.OnClose(func() error { n.Close(); return nil })
 	c, err := pagecache.New(pagecache.Options{
 		Driver:            d,
 		InvalidationRules: rules,
@@ -52,8 +49,14 @@ func openStaticCache(s *Services, cfg config.Config, opts *fsstore.Options, log 
 			}
 			return path
 		},
-		OnPurge: n.Report,
-		Log:     log,
+		// The site group reports purges (log line, webhook: handlers/pagecache.Notifier), so
+		// that the core every Lambda function links carries no handler.
+		OnPurge: func(urls []string) {
+			if f := s.purged.Load(); f != nil {
+				(*f)(urls)
+			}
+		},
+		Log: log,
 	})
 	if err != nil {
 		return fmt.Errorf("static cache: %w", err)
@@ -72,3 +75,6 @@ func openStaticCache(s *Services, cfg config.Config, opts *fsstore.Options, log 
 	}
 	return nil
 }
+
+// OnStaticCachePurge sets what hears each purge of the static cache that removed pages.
+func (s *Services) OnStaticCachePurge(f func(urls []string)) { s.purged.Store(&f) }

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"cms/content"
@@ -58,7 +59,8 @@ type Services struct {
 	StaticCache *pagecache.Cache
 
 	closers []func() error
-	shared  sharedValues // see Shared
+	purged  atomic.Pointer[func(urls []string)] // OnStaticCachePurge
+	shared  sharedValues                        // see Shared
 }
 
 // Close releases what the services hold (watchers, caches).

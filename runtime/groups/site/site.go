@@ -15,7 +15,6 @@ import (
 	"cms/content/routing"
 	"cms/content/seo"
 	hpagecache "cms/handlers/pagecache"
-	hseo "cms/handlers/seo"
 	"cms/handlers/site"
 	"cms/runtime/config"
 	"cms/runtime/seoops"
@@ -100,6 +99,13 @@ func static(s *wire.Services, next http.Handler) http.Handler {
 		return next
 	}
 	c := s.Config
+	// One notifier per process (its webhook queue), whichever group builds it first.
+	_, _ = wire.Shared(s, "static.notifier", func() (*hpagecache.Notifier, error) {
+		n := hpagecache.NewNotifier(c.StaticCache.PurgeWebhook, s.Log.With("component", "static-cache"), nil)
+		s.OnClose(func() error { n.Close(); return nil })
+		s.OnStaticCachePurge(n.Report)
+		return n, nil
+	})
 	sites := routing.NewSites(c.ContentSites())
 	hosts := map[string]bool{}
 	for _, st := range sites.List() {
@@ -144,11 +150,11 @@ func public(s *wire.Services, next http.Handler) (http.Handler, error) {
 		return nil, err
 	}
 	// Typed nils would read as "on" behind the interfaces.
-	var lookup hseo.Lookuper
+	var lookup site.RedirectLookup
 	if rs != nil {
 		lookup = rs
 	}
-	var rec hseo.Recorder
+	var rec site.NotFoundRecorder
 	if nf != nil {
 		rec = nf
 	}
@@ -157,7 +163,7 @@ func public(s *wire.Services, next http.Handler) (http.Handler, error) {
 		st, _, _ := sites.Select(r.Host, r.URL.EscapedPath())
 		return st.Handle
 	}
-	return hseo.Public(next, siteOf, lookup, rec, s.Config.CP.Path), nil
+	return site.Public(next, siteOf, lookup, rec, s.Config.CP.Path), nil
 }
 
 // reloadEvery is how often the templates and the data files (globals, navigation, terms,
