@@ -14,7 +14,7 @@ func TestCheckReportsBlueprintListAndUnavailableKeys(t *testing.T) {
 	dir := contenttest.WriteSite(t, `
 -- cms.config.yaml --
 seo:
-  redirects: true
+  socialImages: true
 -- resources/collections/blog.yaml --
 title: Blog
 blueprint:
@@ -34,7 +34,7 @@ fields:
 	}
 	for _, want := range []string{
 		"resources/collections/blog.yaml: blueprint is a list",
-		"warning: seo.redirects: not available yet; ignored",
+		"warning: seo.socialImages: not available yet; ignored",
 		"1 problem(s) found",
 	} {
 		if !strings.Contains(out, want) {

@@ -13,10 +13,10 @@ import (
 // cmdCache operates the static page cache (docs/static-cache.md):
 //
 //	cms cache clear [--site DIR]   remove every page the file driver stored
-//
-// `cache warm` needs the public website's list of routed URLs and comes with it.
+//	cms cache warm [--site DIR] [--handle H] [--concurrency N]
+//	                               request every routed published page (cachewarm.go)
 func cmdCache(ctx context.Context, e env, args []string) error {
-	const usage = "usage: cms cache clear [--site DIR]"
+	const usage = "usage: cms cache clear [--site DIR] | cms cache warm [--site DIR] [--handle SITE] [--concurrency N]"
 	if len(args) == 0 {
 		fmt.Fprintln(e.stderr, usage)
 		return exitError(2)
@@ -33,6 +33,12 @@ func cmdCache(ctx context.Context, e env, args []string) error {
 	}
 	fl := newFlags("cache "+sub, e)
 	site := fl.String("site", "", "site folder (default $CMS_SITE_DIR or .)")
+	var handle *string
+	var conc *int
+	if sub == "warm" {
+		handle = fl.String("handle", "", "warm only this configured site (its handle; default every site)")
+		conc = fl.Int("concurrency", 4, "pages requested at once (1 to 64)")
+	}
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -44,7 +50,7 @@ func cmdCache(ctx context.Context, e env, args []string) error {
 	case "clear":
 		return cacheClear(e, *site)
 	case "warm":
-		return fmt.Errorf("cache warm: not available yet: it requests every routed URL of the public website, which is not built yet")
+		return cacheWarm(ctx, e, *site, *handle, *conc)
 	}
 	fmt.Fprintln(e.stderr, usage)
 	return fmt.Errorf("unknown cache command %q", sub)

@@ -30,6 +30,7 @@ const (
 	ReasonBypassHeader  = "bypass header"
 	ReasonPrefetch      = "prefetch"
 	ReasonKey           = "uncacheable path"
+	ReasonPreview       = "draft preview"
 )
 
 // BypassHeader set to 1 makes a request skip the cache (an upstream fetch of the cache itself,

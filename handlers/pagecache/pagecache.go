@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"cms/content/pagecache"
 	"cms/handlers/web"
@@ -64,6 +65,11 @@ func (h *wrapper) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// to: never store it under that path's key.
 		if !ok || r.URL.RawPath != "" {
 			reason = pagecache.ReasonKey
+		}
+		// A draft preview (?preview=TOKEN) depends on its token: never a stored page, even
+		// where query strings are ignored.
+		if reason == "" && strings.Contains(r.URL.RawQuery, "preview") && r.URL.Query().Has("preview") {
+			reason = pagecache.ReasonPreview
 		}
 	}
 	if reason != "" {

@@ -147,6 +147,7 @@ func TestBypassAndUnstorable(t *testing.T) {
 		{"/account/orders", nil},
 		{"/.env", nil},
 		{"/blog%2Fx", nil},
+		{"/p?preview=token", nil},
 	} {
 		for range 2 {
 			w := e.do(t, "GET", c.target, c.hdr...)

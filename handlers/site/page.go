@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"cms/content"
+	"cms/content/pagecache"
 	"cms/content/routing"
 	"cms/content/seo"
 	"cms/handlers/web"
@@ -27,8 +28,9 @@ type request struct {
 	views    *viewSet // the site's templates, read once per request
 	cacheKey string   // set when the page may be cached
 	version  uint64
-	preview  string // the request's ?preview= token, "" for none
-	noStore  bool   // the page shows a draft: never cached, anywhere
+	preview  string              // the request's ?preview= token, "" for none
+	noStore  bool                // the page shows a draft: never cached, anywhere
+	rec      *pagecache.Recorder // the static cache's, when it stores this page
 }
 
 // Page is the data every page template receives (docs/templates.md).
@@ -105,6 +107,12 @@ func (q *request) page() {
 		q.w.WriteHeader(http.StatusPermanentRedirect)
 		return
 	}
+	// A page the static cache is storing renders afresh from current files (here its reads are
+	// recorded) and is not kept twice; the site's own cache serves the requests the static
+	// cache lets through.
+	if q.rec = pagecache.FromContext(q.r.Context()); q.rec != nil {
+		q.s.recheck()
+	}
 	var gen uint64
 	q.views, gen = q.s.views.current(q.site)
 	q.version = q.s.version(gen)
@@ -115,8 +123,11 @@ func (q *request) page() {
 			q.preview = pv[0]
 		}
 	} else {
-		q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
-		if q.fromCache(q.cacheKey, q.version) {
+		// A page the static cache is storing renders fresh, to record what it reads.
+		if q.rec == nil {
+			q.cacheKey = cacheKey(q.site.Handle, path, q.r.URL.RawQuery)
+		}
+		if q.cacheKey != "" && q.fromCache(q.cacheKey, q.version) {
 			return
 		}
 	}
@@ -149,6 +160,10 @@ func (q *request) page() {
 		// A results page is for visitors, not for search engines' indexes.
 		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: searchPath, Title: page.Title})
 		noIndex(&page.SEO)
+	}
+	if page == nil && q.s.upstream != nil {
+		q.s.upstream.ServeHTTP(q.w, q.r) // a headless frontend's page (upstream.go)
+		return
 	}
 	if page == nil {
 		q.notFound()
@@ -281,6 +296,9 @@ func (q *request) render(p *Page, names []string) {
 	var b bytes.Buffer
 	if err == nil {
 		err = set.execute(&b, t, p)
+	}
+	if err == nil && q.rec != nil {
+		q.recordReads(q.rec, &set.reads, t, p)
 	}
 	if err != nil {
 		q.s.Log.Error("template failed", "template", name, "err", err, "path", q.r.URL.Path)

@@ -20,6 +20,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -121,6 +122,11 @@ type Deps struct {
 	// index: content/globals, content/navigation, content/taxonomies, content/settings.yaml.
 	// A change under one (checked at most every ReloadEvery) invalidates cached pages.
 	DataPaths []string
+	// Upstream, if set, is the origin of a headless frontend that answers the page requests
+	// no route of the site matches (upstream.go); UpstreamTimeout bounds the wait for its
+	// response headers (default 30 s).
+	Upstream        *url.URL
+	UpstreamTimeout time.Duration
 	// CacheBytes bounds the cache of rendered pages (<= 0: no cache); Caches, if set, reports
 	// it. A cached page stays valid until an entry, a definition, a template or a data file
 	// changes.
@@ -144,7 +150,8 @@ type site struct {
 	views *views              // the site's own templates, reloaded when they change
 	data  *data               // globals, navigation, settings and terms: watched and memoized
 
-	pages *lru.Cache[string, *cachedPage]
+	pages    *lru.Cache[string, *cachedPage]
+	upstream http.Handler // nil without Deps.Upstream
 
 	memo memo
 
@@ -210,6 +217,9 @@ func New(d Deps) (http.Handler, error) {
 		if d.Caches != nil {
 			d.Caches.Register("site.pages", s.pages)
 		}
+	}
+	if d.Upstream != nil {
+		s.upstream = newUpstream(d.Upstream, d.UpstreamTimeout, d.ContentSecurityPolicy)
 	}
 	s.views = newViews(s)
 	s.data = newData(s)

@@ -36,7 +36,8 @@ type viewSet struct {
 	errs   map[string]error              // pages that failed to parse, by name
 	layout bool                          // layout.html exists: pages render inside it
 	text   map[string]*ttemplate.Template
-	empty  bool // no files at all
+	empty  bool      // no files at all
+	reads  readsMemo // what each page's templates read, for the static cache (record.go)
 }
 
 // lookup returns the first of names the set has. A page whose file failed to parse is found

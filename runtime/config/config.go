@@ -100,6 +100,12 @@ type Config struct {
 		// ContentSecurityPolicy is sent with every public page; "" sends none.
 		ContentSecurityPolicy string
 	}
+	// Site configures the public website beyond its pages.
+	Site struct {
+		// Upstream is the origin (http(s)://host[:port]) of a headless frontend that answers the
+		// page requests the site cannot route itself; "" = none.
+		Upstream string
+	}
 	// StaticCache configures the static page cache (docs/static-cache.md, content/pagecache).
 	StaticCache struct {
 		Enabled           bool

@@ -59,6 +59,7 @@ func (c *Config) keys() map[string]key {
 		"seo.reportSnapshotLimit":            intKey(&c.SEO.ReportSnapshotLimit),
 		"pages.cacheControl":                 strKey(&c.Pages.CacheControl),
 		"pages.contentSecurityPolicy":        strKey(&c.Pages.ContentSecurityPolicy),
+		"site.upstream":                      strKey(&c.Site.Upstream),
 		"staticCache.enabled":                boolKey(&c.StaticCache.Enabled),
 		"staticCache.driver":                 strKey(&c.StaticCache.Driver),
 		"staticCache.storagePath":            strKey(&c.StaticCache.StoragePath),

@@ -118,6 +118,11 @@ func (c *Config) validateStaticCache() []error {
 			bad(fmt.Sprintf("staticCache.exclude[%d]", i), "must be a path glob starting with / or *, not %q", g)
 		}
 	}
+	if u := c.Site.Upstream; u != "" {
+		if _, err := ParseUpstream(u); err != nil {
+			bad("site.upstream", "%v", err)
+		}
+	}
 	if w := sc.PurgeWebhook; w != "" {
 		u, err := url.Parse(w)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
@@ -156,4 +161,16 @@ func pathGlob(g string) bool {
 		}
 	}
 	return true
+}
+
+// ParseUpstream reads site.upstream: an http(s) origin, with no credentials, path, query or
+// fragment (every page path is the request's own).
+func ParseUpstream(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("must be an http(s) origin such as http://127.0.0.1:3001, not %q", s)
+	}
+	u.Path = ""
+	return u, nil
 }

@@ -75,3 +75,17 @@ func TestStaticCacheValidation(t *testing.T) {
 		}
 	}
 }
+
+// site.upstream takes an http(s) origin only: the page path is always the request's own.
+func TestSiteUpstream(t *testing.T) {
+	t.Parallel()
+	c, _, err := config.Load(site(t, "site:\n  upstream: http://127.0.0.1:3001\n"), env(nil))
+	if err != nil || c.Site.Upstream != "http://127.0.0.1:3001" {
+		t.Fatalf("upstream %q, %v", c.Site.Upstream, err)
+	}
+	for _, bad := range []string{"127.0.0.1:3001", "ftp://x", "http://u:p@x", "http://x/app", "http://x?q=1", "http://x#f"} {
+		if _, _, err := config.Load(site(t, "site:\n  upstream: '"+bad+"'\n"), env(nil)); err == nil || !strings.Contains(err.Error(), "site.upstream") {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+}

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"cms/content"
@@ -31,6 +32,7 @@ import (
 	"cms/content/gitsync"
 	"cms/content/lru"
 	"cms/content/markdown"
+	"cms/content/pagecache"
 	"cms/handlers/web"
 	"cms/runtime/config"
 )
@@ -53,9 +55,12 @@ type Services struct {
 	// Git commits and pushes every change written through Store (git.enabled); nil when off
 	// and in read-only processes.
 	Git *gitsync.Syncer
+	// StaticCache is the static page cache (staticCache.enabled; staticcache.go); nil when off.
+	StaticCache *pagecache.Cache
 
 	closers []func() error
-	shared  sharedValues // see Shared
+	purged  atomic.Pointer[func(urls []string)] // OnStaticCachePurge
+	shared  sharedValues                        // see Shared
 }
 
 // Close releases what the services hold (watchers, caches).
@@ -159,23 +164,32 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		}
 		opts.OnChange = git.Enqueue
 	}
-	store, err := fsstore.Open(ctx, opts)
-	if err != nil {
-		if git != nil {
-			git.Close()
-		}
-		return nil, fmt.Errorf("open site %s: %w", cfg.SiteDir, err)
-	}
 	s := &Services{
 		Config:   cfg,
 		Log:      log,
-		Store:    store,
 		Markdown: markdown.New(cfg.Markdown.AllowHTML),
 		Now:      time.Now,
 		Started:  time.Now(),
 		Caches:   &lru.Registry{},
 		Git:      git,
 	}
+	// Before the store opens: its content changes purge the cache (OnContentChange).
+	if err := openStaticCache(s, cfg, &opts, log.With("component", "static-cache")); err != nil {
+		s.Close()
+		if git != nil {
+			git.Close()
+		}
+		return nil, err
+	}
+	store, err := fsstore.Open(ctx, opts)
+	if err != nil {
+		s.Close()
+		if git != nil {
+			git.Close()
+		}
+		return nil, fmt.Errorf("open site %s: %w", cfg.SiteDir, err)
+	}
+	s.Store = store
 	if git != nil {
 		s.OnClose(git.Close) // after the store's (closers run in reverse): its watcher reports to git
 	}

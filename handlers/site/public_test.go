@@ -1,4 +1,4 @@
-package seo_test
+package site_test
 
 import (
 	"net/http"
@@ -7,17 +7,23 @@ import (
 	"testing"
 	"time"
 
+	"cms/content"
 	"cms/content/seo/notfound"
 	"cms/content/seo/redirects"
-	"cms/handlers/seo"
+	"cms/handlers/site"
 )
+
+var seoSites = []content.Site{
+	{Handle: "default", URL: "https://example.com", Locale: "en-US", Default: true},
+	{Handle: "fr", URL: "https://example.fr", Locale: "fr-FR"},
+}
 
 // TestPublicRedirectsAndRecords: the wrapper answers redirects for page GETs and HEADs only,
 // exactly and per site, and records the pages the website answers 404.
 func TestPublicRedirectsAndRecords(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	rs, err := redirects.Open(redirects.Options{Dir: filepath.Join(dir, "redirects"), Sites: sites, CheckEvery: -1, NoSync: true})
+	rs, err := redirects.Open(redirects.Options{Dir: filepath.Join(dir, "redirects"), Sites: seoSites, CheckEvery: -1, NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +55,7 @@ func TestPublicRedirectsAndRecords(t *testing.T) {
 		}
 		return "default"
 	}
-	h := seo.Public(page, siteOf, rs, nf, "/cp")
+	h := site.Public(page, siteOf, rs, nf, "/cp")
 	tests := []struct {
 		method, host, target string
 		status               int
@@ -101,12 +107,12 @@ func TestPublicRedirectsAndRecords(t *testing.T) {
 // redirects, see content/seo/redirects BenchmarkHandler for 10,000).
 func BenchmarkPublic(b *testing.B) {
 	dir := b.TempDir()
-	rs, err := redirects.Open(redirects.Options{Dir: filepath.Join(dir, "none"), Sites: sites})
+	rs, err := redirects.Open(redirects.Options{Dir: filepath.Join(dir, "none"), Sites: seoSites})
 	if err != nil {
 		b.Fatal(err)
 	}
 	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("page")) })
-	for name, h := range map[string]http.Handler{"bare": page, "wrapped": seo.Public(page, func(*http.Request) string { return "default" }, rs, nil, "/cp")} {
+	for name, h := range map[string]http.Handler{"bare": page, "wrapped": site.Public(page, func(*http.Request) string { return "default" }, rs, nil, "/cp")} {
 		b.Run(name, func(b *testing.B) {
 			r := httptest.NewRequest("GET", "/blog/post", nil)
 			for b.Loop() {

@@ -1,4 +1,4 @@
-package seo
+package site
 
 import (
 	"net/http"
@@ -6,21 +6,23 @@ import (
 	"cms/content/seo/redirects"
 )
 
-// Lookuper finds the redirect of a public path (redirects.Store).
-type Lookuper interface {
+// RedirectLookup finds the redirect of a public path (redirects.Store).
+type RedirectLookup interface {
 	Lookup(site, path, rawQuery string) (location string, status int, ok bool)
 }
 
-// Recorder records a public 404 (notfound.Tracker).
-type Recorder interface {
+// NotFoundRecorder records a public 404 (notfound.Tracker).
+type NotFoundRecorder interface {
 	Record(site, path string, hasQuery bool, referrer string) bool
 }
 
 // Public wraps the public website's handler with the SEO operations of a page request: an
 // authored redirect is answered before the page renders (GET and HEAD only, never the API, the
 // Control Panel at cpPath or asset files), and such a page answered 404 is recorded. site names the
-// request's site; rs and nf may be nil (the feature is off). The site group mounts it.
-func Public(next http.Handler, site func(*http.Request) string, rs Lookuper, nf Recorder, cpPath string) http.Handler {
+// request's site; rs and nf may be nil (the feature is off). The site group mounts it in front
+// of the page handler (here, not in handlers/seo, so that the site's Lambda function does not
+// link the SEO API).
+func Public(next http.Handler, site func(*http.Request) string, rs RedirectLookup, nf NotFoundRecorder, cpPath string) http.Handler {
 	if rs == nil && nf == nil {
 		return next
 	}

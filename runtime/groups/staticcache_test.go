@@ -1,0 +1,130 @@
+package groups_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+const cachedSite = `-- cms.config.yaml --
+watch: none
+sites: [{handle: main, url: 'https://example.com/', locale: en}]
+staticCache: {enabled: true}
+-- resources/collections/blog.yaml --
+title: Blog
+route: /blog/{slug}
+-- resources/collections/pages.yaml --
+title: Pages
+route: /{slug}
+-- resources/globals/site.yaml --
+title: Site
+-- content/globals/site.yaml --
+tagline: Old tagline
+-- resources/views/home.html --
+<h1>Home</h1>{{range entries "blog" "sort=slug"}}<p>{{.Title}}</p>{{end}}
+-- resources/views/pages.html --
+<h1>{{.Entry.Title}}</h1><p>{{(global "site").tagline}}</p>
+-- resources/views/blog.html --
+<h1>{{.Entry.Title}}</h1>{{.Entry.HTML}}
+-- content/collections/blog/hello.md --
+---
+title: Hello
+status: published
+---
+Hello body.
+-- content/collections/blog/first.md --
+---
+title: First
+status: published
+---
+First body.
+-- content/collections/pages/about.md --
+---
+title: About
+status: published
+---
+-- content/collections/pages/contact.md --
+---
+title: Contact
+status: published
+---
+`
+
+// xcache requests a page anonymously and returns its X-Cache state after checking the status.
+func (sv *service) xcache(target string) (string, string) {
+	sv.t.Helper()
+	w := sv.visit(http.MethodGet, target)
+	if w.Code != http.StatusOK {
+		sv.t.Fatalf("GET %s = %d %s", target, w.Code, w.Body)
+	}
+	return w.Header().Get("X-Cache"), w.Body.String()
+}
+
+// TestStaticCacheThroughTheSite: with staticCache.enabled the public website's pages are
+// stored (MISS, then HIT), an entry edit purges exactly its page and the pages that listed its
+// collection, and a global edit purges the pages that rendered it.
+func TestStaticCacheThroughTheSite(t *testing.T) {
+	t.Parallel()
+	sv := newService(t, cachedSite)
+	pages := []string{"/", "/blog/hello", "/blog/first", "/about", "/contact"}
+	for _, p := range pages {
+		if got, _ := sv.xcache(p); got != "MISS" {
+			t.Errorf("first GET %s: X-Cache %q, want MISS", p, got)
+		}
+	}
+	for _, p := range pages {
+		if got, _ := sv.xcache(p); got != "HIT" {
+			t.Errorf("second GET %s: X-Cache %q, want HIT", p, got)
+		}
+	}
+	// Editing blog/hello purges its page and the home page that lists blog, nothing else.
+	if w := sv.do("PUT", "/api/entries/blog/hello", `{"title":"Hello again","contentHash":"`+sv.hash("blog", "hello")+`"}`); w.Code != 200 {
+		t.Fatalf("edit: %d %s", w.Code, w.Body)
+	}
+	want := map[string]string{"/": "MISS", "/blog/hello": "MISS", "/blog/first": "HIT", "/about": "HIT", "/contact": "HIT"}
+	for _, p := range pages {
+		got, body := sv.xcache(p)
+		if got != want[p] {
+			t.Errorf("after the entry edit, GET %s: X-Cache %q, want %s", p, got, want[p])
+		}
+		if (p == "/" || p == "/blog/hello") && !strings.Contains(body, "Hello again") {
+			t.Errorf("after the entry edit, GET %s shows the old title: %s", p, body)
+		}
+	}
+
+	// Editing the global purges the pages that rendered it (the pages collection's).
+	if w := sv.do("PUT", "/api/globals/site", `{"tagline":"New tagline"}`); w.Code != 200 {
+		t.Fatalf("global edit: %d %s", w.Code, w.Body)
+	}
+	want = map[string]string{"/": "HIT", "/blog/hello": "HIT", "/blog/first": "HIT", "/about": "MISS", "/contact": "MISS"}
+	for _, p := range pages {
+		got, body := sv.xcache(p)
+		if got != want[p] {
+			t.Errorf("after the global edit, GET %s: X-Cache %q, want %s", p, got, want[p])
+		}
+		if (p == "/about" || p == "/contact") && !strings.Contains(body, "New tagline") {
+			t.Errorf("after the global edit, GET %s shows the old tagline: %s", p, body)
+		}
+	}
+
+	// A request with a cookie is rendered, never answered from the cache.
+	rq := httptest.NewRequest(http.MethodGet, "/about", nil)
+	rq.Host = "example.com"
+	rq.Header.Set("Cookie", "session=x")
+	w := httptest.NewRecorder()
+	sv.mux.ServeHTTP(w, rq)
+	if w.Code != 200 || w.Header().Get("X-Cache") != "BYPASS" {
+		t.Errorf("GET /about with a cookie = %d, X-Cache %q", w.Code, w.Header().Get("X-Cache"))
+	}
+	// The readiness details report the cache.
+	if w := sv.do("GET", "/api/health/ready", ""); !strings.Contains(w.Body.String(), `"name":"static.pages"`) {
+		t.Errorf("readiness does not report the static cache: %s", w.Body)
+	}
+
+	// Redirects come before the cache.
+	sv.rename("blog", "first", "second")
+	if w := sv.visit("GET", "/blog/first"); w.Code != http.StatusMovedPermanently {
+		t.Errorf("renamed entry's old URL = %d (X-Cache %q)", w.Code, w.Header().Get("X-Cache"))
+	}
+}
