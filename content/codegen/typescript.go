@@ -427,11 +427,31 @@ func (g *gen) fileClient() error {
 	b.WriteString("export { FileClient, QueryError, entryURL } from \"./runtime/files\";\nexport type { FileEntry, ListParams, ListResult, FileClientOptions, CollectionOrder } from \"./runtime/files\";\n\n")
 	b.WriteString("/** Each collection's own order, from its definition. */\nexport const collectionOrders: Readonly<Record<keyof CollectionDataMap & string, CollectionOrder>> = {\n")
 	for _, c := range s.Collections {
-		fmt.Fprintf(&b, "  %s: { sortable: %t, dated: %t, sortDirection: %s, route: %s },\n", jsString(c.Handle), c.Sortable, c.Dated, jsString(c.SortDirection), jsString(c.Route))
+		fmt.Fprintf(&b, "  %s: { sortable: %t, dated: %t, sortDirection: %s, route: %s%s },\n", jsString(c.Handle), c.Sortable, c.Dated, jsString(c.SortDirection), jsString(c.Route), queryFields(s, c))
 	}
 	b.WriteString("};\n\n/** A file client for this site's collections (server-side code only). */\nexport function createClient(opts: FileClientOptions): FileClient<CollectionDataMap> {\n  return new FileClient<CollectionDataMap>(collectionOrders, opts);\n}\n")
 	g.files["client.ts"] = []byte(b.String())
 	return nil
+}
+
+// queryFields writes the fields property of a collection's order: the names besides the
+// metadata that filters and sorts may use (query.KnownFields), none for a collection without a
+// blueprint, whose front matter is free-form.
+func queryFields(s *Site, c *content.Collection) string {
+	bp := s.collectionBlueprint(c)
+	if bp == nil {
+		return ""
+	}
+	names := []string{}
+	for _, f := range bp.Fields() {
+		names = append(names, f.Handle)
+	}
+	if c.Sortable {
+		names = append(names, "order")
+	}
+	names = append(names, c.Taxonomies...)
+	slices.Sort(names)
+	return ", fields: " + jsonText(slices.Compact(names))
 }
 
 // gqlKind is how the server types a blueprint field in GraphQL (handlers/graphql kindOf):

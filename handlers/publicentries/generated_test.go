@@ -152,12 +152,23 @@ func queryTable() []listQuery {
 		{Collection: "posts", Sort: "a,b,c,d,e"},
 		{Collection: "posts", Sort: "-bad field"},
 		{Collection: "posts", Filter: map[string]any{"bad key": 1}},
+		{Collection: "posts", Filter: map[string]any{"rating": map[string]any{"$gte": 50}, "category": map[string]any{"$in": []any{"news", "guides"}}}, Sort: "-rating"},
+		{Collection: "posts", Filter: map[string]any{"tags": map[string]any{"$contains": "go"}, "featured": map[string]any{"$ne": true}}, Limit: 10},
+		{Collection: "posts", Filter: map[string]any{"nothing": map[string]any{"$exists": false}}},
 	}
 	for _, s := range []string{"", "title", "-title", "n", "-n", "when", "-when", "order", "-order", "kind", "author", "tags", "title,n", "-kind,-title"} {
 		qs = append(qs, listQuery{Collection: "mixed", Sort: s})
 	}
 	for _, f := range []map[string]any{{"kind": "fruit"}, {"kind": nil}, {"n": 10}, {"n": "10"}, {"n": 10.0}, {"tags": "x"}, {"tags": []any{"y"}},
-		{"n": true}, {"title": "apple"}, {"author": "zed"}, {"author": nil}, {"missing": nil}} {
+		{"n": true}, {"title": "apple"}, {"author": "zed"}, {"author": nil}, {"missing": nil},
+		// operators (docs/queries.md): kinds in ranges, dates in time order, missing and null values
+		{"n": map[string]any{"$gt": 9}}, {"n": map[string]any{"$gte": "10", "$lt": "9"}}, {"when": map[string]any{"$gte": "2024-01-01T09:00:00Z"}},
+		{"title": map[string]any{"$lt": "b"}}, {"kind": map[string]any{"$exists": false}}, {"kind": map[string]any{"$ne": "fruit"}},
+		{"n": map[string]any{"$in": []any{10, true, nil}}}, {"tags": map[string]any{"$nin": []any{"y"}}, "order": map[string]any{"$lte": 2}},
+		{"tags": map[string]any{"$contains": "x"}},
+		// refused operators, each with the server's message
+		{"n": map[string]any{"$foo": 1}}, {"n": map[string]any{}}, {"n": map[string]any{"$gt": 1, "x": 2}}, {"n": map[string]any{"$gt": true}},
+		{"n": map[string]any{"$in": "x"}}, {"n": map[string]any{"$exists": 1}}, {"n": map[string]any{"$contains": nil}}} {
 		qs = append(qs, listQuery{Collection: "mixed", Filter: f, Sort: "slug"})
 	}
 	return qs

@@ -27,6 +27,11 @@ export interface CollectionOrder {
   sortDirection?: string;
   /** The URL pattern: {slug}, {collection}, {year}, {month}, {day} (default "/{slug}"). */
   route?: string;
+  /**
+   * The fields filters and sorts may name besides the entry metadata: the blueprint's fields,
+   * "order" in a sortable collection and each taxonomy's field. Absent (no blueprint): any field.
+   */
+  fields?: readonly string[];
 }
 
 export interface ListParams {
@@ -36,7 +41,11 @@ export interface ListParams {
   offset?: number;
   /** "field", "-field" or "+field", comma-separated for up to 4 keys. */
   sort?: string;
-  /** Equality on fields (a list field matches when it contains the value). */
+  /**
+   * Field to value: equality (a list field matches when it contains the value, null matches a
+   * missing field), or to an object of operators: {"$gte": "2024-01-01", "$lt": "2025-01-01"}
+   * ($ne, $in, $nin, $gt, $gte, $lt, $lte, $contains, $exists), as in the public API.
+   */
   filter?: Record<string, unknown>;
   /** Which entries to read: "published" (default), "draft" or "any". */
   status?: "published" | "draft" | "any";
@@ -98,6 +107,54 @@ function parseSort(s: string | undefined): SortKey[] {
   });
 }
 
+const operators = ["$ne", "$in", "$nin", "$gt", "$gte", "$lt", "$lte", "$contains", "$exists"];
+
+/** An object of operator tests on one field, all of which must hold (content/query Cond). */
+class Cond {
+  constructor(readonly ops: readonly [string, unknown][]) {}
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Whether v is a scalar (or, with lists, a list of scalars). */
+function plainValue(v: unknown, lists: boolean): boolean {
+  if (v === null || ["string", "number", "boolean"].includes(typeof v)) return true;
+  return lists && Array.isArray(v) && v.every((x) => plainValue(x, false));
+}
+
+function parseCond(field: string, m: Record<string, unknown>): Cond {
+  const f = JSON.stringify(shorten(field));
+  const ops: [string, unknown][] = [];
+  for (const [name, v] of Object.entries(m)) {
+    if (!operators.includes(name)) {
+      throw new QueryError(`unknown filter operator ${JSON.stringify(shorten(name))} for ${f}: use ${operators.join(", ")}`);
+    }
+    switch (name) {
+      case "$ne":
+        if (!plainValue(v, true)) throw new QueryError(`${name} of ${f} must be a string, number, boolean, null or list`);
+        break;
+      case "$in": case "$nin":
+        if (!Array.isArray(v)) throw new QueryError(`${name} of ${f} must be a list of values`);
+        if (v.length > 100) throw new QueryError(`${name} of ${f} has more than 100 values`);
+        if (!v.every((x) => plainValue(x, false))) throw new QueryError(`${name} of ${f} must list strings, numbers, booleans or null`);
+        break;
+      case "$gt": case "$gte": case "$lt": case "$lte":
+        if (typeof v !== "number" && typeof v !== "string") throw new QueryError(`${name} of ${f} must be a number, a date or a string`);
+        break;
+      case "$contains":
+        if (v === null || !plainValue(v, false)) throw new QueryError(`${name} of ${f} must be a string, number or boolean`);
+        break;
+      case "$exists":
+        if (typeof v !== "boolean") throw new QueryError(`${name} of ${f} must be true or false`);
+        break;
+    }
+    ops.push([name, v]);
+  }
+  return new Cond(ops);
+}
+
 function checkFilter(f: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!f) return out;
@@ -106,12 +163,30 @@ function checkFilter(f: Record<string, unknown> | undefined): Record<string, unk
   for (const k of keys) {
     if (!fieldRE.test(k)) throw new QueryError(`filter field ${JSON.stringify(shorten(k))} is not a valid field name`);
     const v = f[k];
-    if (typeof v === "object" && v !== null && !Array.isArray(v)) {
-      throw new QueryError(`filter value for ${JSON.stringify(shorten(k))} must be a string, number, boolean, null or list`);
+    if (isObject(v)) {
+      const names = Object.keys(v);
+      if (names.length === 0 || !names.every((n) => n.startsWith("$"))) {
+        throw new QueryError(`filter value for ${JSON.stringify(shorten(k))} must be a string, number, boolean, null, list or an object of operators (${operators.join(", ")})`);
+      }
+      out[k] = parseCond(k, v);
+      continue;
     }
     out[k] = v;
   }
   return out;
+}
+
+const metadataFields = ["title", "slug", "status", "author", "collection", "createdAt", "updatedAt"];
+
+/** Refuses a filter or sort field the collection's entries cannot hold, as the public API does. */
+function checkFields(collection: string, c: CollectionOrder, filter: Record<string, unknown>, keys: SortKey[]): void {
+  const known = (name: string) => !c.fields || metadataFields.includes(name) || c.fields.includes(name);
+  for (const k of Object.keys(filter).sort()) {
+    if (!known(k)) throw new QueryError(`filter field ${JSON.stringify(shorten(k))} is not a field of collection ${JSON.stringify(collection)}`);
+  }
+  for (const k of keys) {
+    if (!known(k.field)) throw new QueryError(`sort field ${JSON.stringify(shorten(k.field))} is not a field of collection ${JSON.stringify(collection)}`);
+  }
 }
 
 /** A field as filters and sorts see it: metadata first, then data. */
@@ -139,15 +214,44 @@ function equal(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
+/** The equality filter: a missing field equals only null; a list field also matches a scalar it contains. */
+function equalMatch(got: unknown, present: boolean, want: unknown): boolean {
+  if (!present) return want === null;
+  if (equal(got, want)) return true;
+  return Array.isArray(got) && !Array.isArray(want) && got.some((x) => equal(x, want));
+}
+
+/** Whether a and b are both numbers or both strings, the kinds a range bound may have. */
+function sameKind(a: unknown, b: unknown): boolean {
+  if (typeof a === "number" || typeof b === "number") return typeof a === "number" && typeof b === "number";
+  return typeof a === "string" && typeof b === "string";
+}
+
+function matchOp(got: unknown, present: boolean, name: string, v: unknown): boolean {
+  switch (name) {
+    case "$ne": return !equalMatch(got, present, v);
+    case "$in": return (v as unknown[]).some((x) => equalMatch(got, present, x));
+    case "$nin": return !(v as unknown[]).some((x) => equalMatch(got, present, x));
+    case "$contains": return Array.isArray(got) && got.some((x) => equal(x, v));
+    case "$exists": return (present && got !== null) === v;
+  }
+  // Order comparisons: only values of the bound's kind are in a range; a list never is.
+  if (!present || !sameKind(got, v)) return false;
+  const d = compare(got, v);
+  switch (name) {
+    case "$gt": return d > 0;
+    case "$gte": return d >= 0;
+    case "$lt": return d < 0;
+  }
+  return d <= 0;
+}
+
 function matches(e: FileEntry<unknown>, filter: Record<string, unknown>): boolean {
   for (const [k, want] of Object.entries(filter)) {
     const [got, ok] = fieldOf(e, k);
-    if (!ok) {
-      if (want !== null) return false;
-      continue;
-    }
-    if (!equal(got, want)) {
-      if (Array.isArray(got) && !Array.isArray(want) && got.some((x) => equal(x, want))) continue;
+    if (want instanceof Cond) {
+      if (!want.ops.every(([name, v]) => matchOp(got, ok, name, v))) return false;
+    } else if (!equalMatch(got, ok, want)) {
       return false;
     }
   }
@@ -245,29 +349,16 @@ function sortEntries<E extends FileEntry<unknown>>(entries: E[], keys: SortKey[]
   return decorated.map((d) => d.e);
 }
 
-function civilFromDays(z: number): [number, number, number] {
-  z += 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp + (mp < 10 ? 3 : -9);
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-}
-
 /** An entry's URL from its collection's route, as the server builds it (content.EntryURL). */
 export function entryURL(route: string | undefined, e: { slug: string; collection: string; createdAt: string }): string {
   route = route || "/{slug}";
   if (!route.includes("{")) return route;
-  let ymd: [number, number, number] | undefined;
+  // The date as written, not converted to UTC: 2024-01-01T00:30:00+01:00 is in 2024/01/01.
+  let ymd: [string, string, string] = ["", "", ""];
   if (/\{(year|month|day)\}/.test(route)) {
-    const t = sortDate(e.createdAt);
-    if (!t) return "";
-    ymd = civilFromDays(Math.floor(t[0] / 86400));
+    if (!sortDate(e.createdAt)) return "";
+    ymd = [e.createdAt.slice(0, 4), e.createdAt.slice(5, 7), e.createdAt.slice(8, 10)];
   }
-  const pad = (n: number, w: number) => String(n).padStart(w, "0");
   let out = "";
   for (;;) {
     const i = route.indexOf("{");
@@ -279,9 +370,9 @@ export function entryURL(route: string | undefined, e: { slug: string; collectio
     switch (name) {
       case "slug": out += encodeURIComponent(e.slug); break;
       case "collection": out += encodeURIComponent(e.collection); break;
-      case "year": out += pad(ymd?.[0] ?? 0, 4); break;
-      case "month": out += pad(ymd?.[1] ?? 0, 2); break;
-      case "day": out += pad(ymd?.[2] ?? 0, 2); break;
+      case "year": out += ymd[0]; break;
+      case "month": out += ymd[1]; break;
+      case "day": out += ymd[2]; break;
       default: out += route.slice(i, j + 1);
     }
     route = route.slice(j + 1);
@@ -394,6 +485,7 @@ export class FileClient<M extends object> {
     const offset = count("offset", params.offset, 0, 0, 1_000_000);
     let keys = parseSort(params.sort);
     const filter = checkFilter(params.filter);
+    checkFields(collection, order, filter, keys);
     const status = params.status ?? "published";
     if (status === "published") delete filter["status"];
     keys = keys.length === 0 ? defaultOrder(order) : [...keys, { field: "slug", desc: false }];
