@@ -8,9 +8,12 @@ import (
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/routing"
 	"cms/content/seo"
+	seoapi "cms/handlers/seo"
 	"cms/handlers/site"
 	"cms/runtime/config"
+	"cms/runtime/seoops"
 	"cms/runtime/wire"
 )
 
@@ -31,7 +34,7 @@ func Build(s *wire.Services) (http.Handler, error) {
 	// resolver works from the records alone.
 	docs, _ := any(s.Store).(seo.Docs)
 	on := c.SEO.Enabled
-	return site.New(site.Deps{
+	h, err := site.New(site.Deps{
 		Store:    s.Store,
 		Markdown: s.Markdown,
 		SEO: seo.NewResolver(seo.Config{Enabled: on, Metadata: on && c.SEO.Metadata, StructuredData: on && c.SEO.StructuredData,
@@ -51,6 +54,38 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Log:                   s.Log.With("group", "site"),
 		Now:                   s.Now,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return withSEO(s, h)
+}
+
+// withSEO runs the authored redirects before the pages and records the paths answered 404, as
+// seoops says the site group does; each is left out while its feature is off.
+func withSEO(s *wire.Services, h http.Handler) (http.Handler, error) {
+	rs, err := seoops.Redirects(s)
+	if err != nil {
+		return nil, err
+	}
+	nf, err := seoops.NotFound(s)
+	if err != nil {
+		return nil, err
+	}
+	// Typed nils must not become non-nil interfaces.
+	var look seoapi.Lookuper
+	if rs != nil {
+		look = rs
+	}
+	var rec seoapi.Recorder
+	if nf != nil {
+		rec = nf
+	}
+	sites := routing.NewSites(s.Config.ContentSites())
+	siteOf := func(r *http.Request) string {
+		st, _, _ := sites.Select(r.Host, r.URL.EscapedPath())
+		return st.Handle
+	}
+	return seoapi.Public(h, siteOf, look, rec, s.Config.CP.Path), nil
 }
 
 // reloadEvery is how often the templates and the data files (globals, navigation, terms,
