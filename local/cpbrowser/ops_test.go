@@ -170,7 +170,9 @@ func seoScreens(t *testing.T, s *site, b *browser) {
 	b.typeIn(`tr[data-path="/no-such-page"] input`, "/blog/writing-content")
 	b.click(`tr[data-path="/no-such-page"] button[type="submit"]`)
 	b.waitText(`main .notice`, "Redirected /no-such-page to /blog/writing-content.")
-	var list struct{ Data []struct{ Source, Destination string } }
+	var list struct {
+		Data []struct{ Source, Destination string }
+	}
 	api.do("GET", "/api/seo/redirects", nil, &list)
 	found := false
 	for _, r := range list.Data {

@@ -90,7 +90,7 @@ async function redirectEditor(ctx, view, id, q) {
   const site = h('select', { disabled: !canEdit }, sites.map((s) => h('option', { value: s, selected: s === r.site }, s)));
   const source = h('input', { type: 'text', value: r.source, spellcheck: 'false', disabled: !canEdit });
   const dest = h('input', { type: 'text', value: r.destination, spellcheck: 'false', disabled: !canEdit });
-  const status = h('select', { disabled: !canEdit }, [[301, '301 Moved permanently'], [302, '302 Found'], [307, '307 Temporary'], [308, '308 Permanent'], [410, '410 Gone']]
+  const status = h('select', { disabled: !canEdit }, [[301, '301 Moved permanently'], [302, '302 Found'], [307, '307 Temporary'], [308, '308 Permanent']]
     .map(([v, t]) => h('option', { value: String(v), selected: v === r.status }, t)));
   const enabled = h('input', { type: 'checkbox', checked: r.enabled !== false, disabled: !canEdit, id: 'f-enabled' });
   const note = h('div', { class: 'notice', role: 'status' });
