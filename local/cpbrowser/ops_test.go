@@ -50,7 +50,9 @@ func entrySearchAndPreview(t *testing.T, s *site, b *browser) {
 	// Preview opens the draft through the public API with a token that needs no session.
 	b.click(`main table tbody a`)
 	b.run(chromedp.WaitVisible(chromedp.CSS(`button.preview-draft`)))
-	eval[any](b, `(() => { const open = window.open; window.opened = []; window.open = (u, ...r) => { window.opened.push(u); return open.call(window, u, ...r); }; })()`)
+	// window.open is recorded, not run: a second tab would put this one in the background, where
+	// screenshots wait for frames. The test fetches the address itself instead.
+	eval[any](b, `(() => { window.opened = []; window.open = (u) => { window.opened.push(u); return {}; }; })()`)
 	b.click(`button.preview-draft`)
 	b.waitText(`.preview-note`, "Preview link valid until")
 	opened := eval[[]string](b, `window.opened`)
@@ -236,6 +238,12 @@ func gitSync(t *testing.T, b *browser) {
 	}
 	b.waitJS(`document.querySelector('.git-indicator:not([hidden])')?.textContent === 'Git: sync failed'`)
 	b.shot("git-failed")
+	b.run(chromedp.EmulateViewport(390, 844, chromedp.EmulateScale(2)))
+	if w := eval[float64](b, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("the git screen with the header's indicator is %v px wide on a 390 px screen", w)
+	}
+	b.shot("phone-git-failed")
+	b.run(chromedp.EmulateViewport(1280, 900))
 	if eval[bool](b, `!!document.querySelector('.git-repo .actions button.secondary')`) {
 		b.click(`.git-repo .actions button.secondary`)
 		b.waitJS(`document.querySelector('main .notice')?.textContent !== ''`)

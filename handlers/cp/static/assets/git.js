@@ -30,9 +30,10 @@ export async function render(ctx, view, flash = null) {
     try {
       const out = (await api('POST', path, { json: body })).body.data;
       const results = out.results ?? (out.result ? [out.result] : []);
-      const failed = results.filter((r) => r.error);
+      const named = results.map((r) => ({ ...r, repository: repos.find((x) => x.id === r.repository)?.label || r.repository }));
+      const failed = named.filter((r) => r.error);
       const text = failed.length ? message('error', failed.map((r) => `${r.repository}: ${r.error}`).join(' '))
-        : message('ok', done(results));
+        : message('ok', done(named));
       await render(ctx, view, text);
       refreshIndicator();
     } catch (err) {

@@ -99,7 +99,7 @@ async function redirectEditor(ctx, view, id, q) {
     field('source', 'Source path', source, 'A path on the site, e.g. /old-page.'),
     field('destination', 'Destination', dest, 'A path on the site or a full URL.'),
     field('status', 'Status', status),
-    h('div', { class: 'field toggle' }, enabled, h('label', { for: 'f-enabled' }, 'Enabled')),
+    h('div', { class: 'toggle redirect-enabled' }, enabled, h('label', { for: 'f-enabled' }, 'Enabled')),
     note,
     canEdit ? h('div', { class: 'actions' }, h('button', { type: 'submit' }, isNew ? 'Create redirect' : 'Save'),
       !isNew && ctx.can('seo-redirects', 'delete') ? h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete') : null) : null);
@@ -136,7 +136,10 @@ async function redirectEditor(ctx, view, id, q) {
         h('span', { class: 'muted' }, ` (${d.rule})`));
       first ??= k;
     }
-    show(note, message('error', err instanceof ApiError && err.code === 'SEO_REVISION_CONFLICT' ? `${describe(err)} Reload to see the current version.` : describe(err)), fieldErrors(rest));
+    // The message is already at its field: the note only says the redirect was not saved.
+    const text = err instanceof ApiError && err.code === 'SEO_REVISION_CONFLICT' ? `${describe(err)} Reload to see the current version.`
+      : first ? 'Not saved: see the message at the field.' : describe(err);
+    show(note, message('error', text), fieldErrors(rest));
     if (first) document.getElementById(`f-${first}`)?.focus();
   }
 
