@@ -85,8 +85,21 @@ func withSEO(s *wire.Services, h http.Handler) (http.Handler, error) {
 		st, _, _ := sites.Select(r.Host, r.URL.EscapedPath())
 		return st.Handle
 	}
-	return seoapi.Public(h, siteOf, look, rec, s.Config.CP.Path), nil
+	out := seoapi.Public(h, siteOf, look, rec, s.Config.CP.Path)
+	if rt, ok := h.(interface{ Routes() []string }); ok {
+		return routed{out, rt}, nil // the route table stays visible to the route tests
+	}
+	return out, nil
 }
+
+// routed is a wrapped handler that still lists the inner handler's routes.
+type routed struct {
+	http.Handler
+	rt interface{ Routes() []string }
+}
+
+// Routes returns the inner handler's route table.
+func (r routed) Routes() []string { return r.rt.Routes() }
 
 // reloadEvery is how often the templates and the data files (globals, navigation, terms,
 // settings) are checked for changes: five times a second while developing (an edit shows by

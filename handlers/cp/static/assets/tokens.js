@@ -59,7 +59,6 @@ function createForm(ctx, view, roles) {
     : h('input', { type: 'text', name: 'role', spellcheck: 'false' });
   const expires = h('select', { name: 'expiresIn' }, lifetimes.map(([v, t]) => h('option', { value: v, selected: v === '90d' }, t)));
   const note = h('div', { class: 'notice', role: 'status' });
-  const secret = h('div', { class: 'token-secret', 'aria-live': 'polite' });
   const submit = h('button', { type: 'submit' }, 'Create token');
   const form = h('form', { class: 'editor', novalidate: true },
     h('h2', {}, 'New token'),
@@ -90,7 +89,8 @@ function createForm(ctx, view, roles) {
       submit.disabled = false;
     }
   });
-  return [h('div', { class: 'token-secret-host' }), secret, form];
+  // After a creation the screen is redrawn and the secret takes the host's place, once.
+  return [h('div', { class: 'token-secret-host' }), form];
 }
 
 /** secretBox shows a new token's secret, which the server never shows again, with a copy button. */
