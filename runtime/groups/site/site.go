@@ -10,7 +10,7 @@ import (
 	"cms/content/fsstore"
 	"cms/content/routing"
 	"cms/content/seo"
-	seoapi "cms/handlers/seo"
+	"cms/handlers/seopublic"
 	"cms/handlers/site"
 	"cms/runtime/config"
 	"cms/runtime/seoops"
@@ -72,11 +72,11 @@ func withSEO(s *wire.Services, h http.Handler) (http.Handler, error) {
 		return nil, err
 	}
 	// Typed nils must not become non-nil interfaces.
-	var look seoapi.Lookuper
+	var look seopublic.Lookuper
 	if rs != nil {
 		look = rs
 	}
-	var rec seoapi.Recorder
+	var rec seopublic.Recorder
 	if nf != nil {
 		rec = nf
 	}
@@ -85,7 +85,7 @@ func withSEO(s *wire.Services, h http.Handler) (http.Handler, error) {
 		st, _, _ := sites.Select(r.Host, r.URL.EscapedPath())
 		return st.Handle
 	}
-	out := seoapi.Public(h, siteOf, look, rec, s.Config.CP.Path)
+	out := seopublic.Public(h, siteOf, look, rec, s.Config.CP.Path)
 	if rt, ok := h.(interface{ Routes() []string }); ok {
 		return routed{out, rt}, nil // the route table stays visible to the route tests
 	}

@@ -1,4 +1,7 @@
-package seo
+// Package seopublic is the SEO middleware of the public website: authored redirects before the
+// page, and the 404s it answers recorded. It is its own package so that the site group (and its
+// Lambda) links it without the SEO API group.
+package seopublic
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package seo_test
+package seopublic_test
 
 import (
 	"net/http"
@@ -7,10 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"cms/content"
 	"cms/content/seo/notfound"
 	"cms/content/seo/redirects"
-	"cms/handlers/seo"
+	"cms/handlers/seopublic"
 )
+
+var sites = []content.Site{
+	{Handle: "default", URL: "https://example.com", Locale: "en-US", Default: true},
+	{Handle: "fr", URL: "https://example.fr", Locale: "fr-FR"},
+}
 
 // TestPublicRedirectsAndRecords: the wrapper answers redirects for page GETs and HEADs only,
 // exactly and per site, and records the pages the website answers 404.
@@ -49,7 +55,7 @@ func TestPublicRedirectsAndRecords(t *testing.T) {
 		}
 		return "default"
 	}
-	h := seo.Public(page, siteOf, rs, nf, "/cp")
+	h := seopublic.Public(page, siteOf, rs, nf, "/cp")
 	tests := []struct {
 		method, host, target string
 		status               int
@@ -106,7 +112,7 @@ func BenchmarkPublic(b *testing.B) {
 		b.Fatal(err)
 	}
 	page := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("page")) })
-	for name, h := range map[string]http.Handler{"bare": page, "wrapped": seo.Public(page, func(*http.Request) string { return "default" }, rs, nil, "/cp")} {
+	for name, h := range map[string]http.Handler{"bare": page, "wrapped": seopublic.Public(page, func(*http.Request) string { return "default" }, rs, nil, "/cp")} {
 		b.Run(name, func(b *testing.B) {
 			r := httptest.NewRequest("GET", "/blog/post", nil)
 			for b.Loop() {
