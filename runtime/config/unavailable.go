@@ -15,8 +15,6 @@ type unavailableKey struct {
 // silently without something it configured. The issue that builds a feature deletes its row.
 func unavailable() []unavailableKey {
 	return []unavailableKey{
-		{"seo.errorTracking", "recording public 404s", func(c *Config) bool { return c.SEO.ErrorTracking }},
-		{"seo.redirects", "authored redirects", func(c *Config) bool { return c.SEO.Redirects }},
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
 		{"staticCache.enabled", "caching public HTML", func(c *Config) bool { return c.StaticCache.Enabled }},
 	}
