@@ -132,7 +132,7 @@ async function redirectEditor(ctx, view, id, q) {
     if (typeof d.rule === 'string' && d.rule) {
       const k = topologyField(d.rule);
       const others = (Array.isArray(d.redirects) ? d.redirects : []).filter((x) => x !== r.id && x !== d.redirects?.[0]);
-      show(errs[k], describe(err), others.length ? [' Involved: ', others.map((o, i) => [i ? ', ' : '', ctx.link(`${base}/${enc(o)}`, o)])] : null,
+      show(errs[k], describe(err).replace(/[.!?]?$/, '.'), others.length ? [' Involved: ', others.map((o, i) => [i ? ', ' : '', ctx.link(`${base}/${enc(o)}`, o)])] : null,
         h('span', { class: 'muted' }, ` (${d.rule})`));
       first ??= k;
     }
