@@ -123,6 +123,9 @@ func TestScriptsReachTheirAPI(t *testing.T) {
 		"/submissions?", "/export/csv", "/export/json", `'/assets'`, "`/assets${", "'If-Match'", "contentHash",
 		"'Retry-After'", "DEPTH_EXCEEDED", "INVALID_ENTRY_REFERENCE", "UPLOAD_FAILED", "'CONFLICT'",
 		"credentials: 'same-origin'", "res.status === 401",
+		`'/tokens'`, "`/tokens/${", `'/git/status'`, `'/git/sync'`, `'/git/retry'`, "'DISABLED'",
+		`'/seo/redirects'`, "`/seo/redirects/${", `'/seo/not-found/promote'`, `'/seo/reports/run'`, `'/seo/preview'`,
+		"/preview`", "params.set('q'", "details",
 	} {
 		if !strings.Contains(all.String(), want) {
 			t.Errorf("no script contains %s", want)

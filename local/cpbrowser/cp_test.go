@@ -35,6 +35,8 @@ func TestControlPanel(t *testing.T) {
 	}
 	s := startSite(t, string(kitchen))
 	b := newBrowser(t)
+	// Git sync is off on this site: the header's indicator asks once and gets a 409 DISABLED.
+	b.expect("/api/git/status")
 	b.signIn(s)
 	b.waitJS(`document.querySelector('main h1')?.textContent.startsWith('Welcome') && document.querySelector('main .dash')`)
 	b.shot("dashboard")
@@ -58,9 +60,13 @@ func TestControlPanel(t *testing.T) {
 	t.Run("navigation by keyboard", func(t *testing.T) { navigationByKeyboard(t, s, b) })
 	t.Run("users and roles", func(t *testing.T) { usersAndRoles(t, s, b) })
 	t.Run("hooks", func(t *testing.T) { hookUpload(t, s, b) })
+	t.Run("entry search, preview and SEO panel", func(t *testing.T) { entrySearchAndPreview(t, s, b) })
+	t.Run("API tokens", func(t *testing.T) { apiTokens(t, s, b) })
+	t.Run("SEO", func(t *testing.T) { seoScreens(t, s, b) })
 	t.Run("other screens", func(t *testing.T) { otherScreens(t, s, b) })
 	t.Run("phone width", func(t *testing.T) { phoneWidth(t, s, b) })
 	t.Run("account and sign out", func(t *testing.T) { accountAndSignOut(t, s, b) })
+	t.Run("git sync", func(t *testing.T) { gitSync(t, b) })
 }
 
 // f is the CSS selector of an element inside a blueprint field's wrapper.
@@ -592,6 +598,9 @@ func phoneWidth(t *testing.T, s *site, b *browser) {
 		{"/cp/entries/kitchen/kitchen-sink", `[data-field="subtitle"] input`, "phone-entry"},
 		{"/cp/entries/blog", `main table`, "phone-entries"},
 		{"/cp/navigation/main", `.nav-label`, "phone-navigation"},
+		{"/cp/tokens", `#f-name`, "phone-tokens"},
+		{"/cp/seo/not-found", `main h1`, "phone-seo-not-found"},
+		{"/cp/seo/redirects/_new", `#f-source`, "phone-seo-redirect"},
 	} {
 		b.run(chromedp.Navigate(s.url+sc.path), chromedp.WaitVisible(chromedp.CSS(sc.ready)))
 		if w := eval[float64](b, `document.documentElement.scrollWidth`); w > 390 {

@@ -10,6 +10,9 @@ import * as forms from './forms.js';
 import * as media from './media.js';
 import * as admin from './admin.js';
 import * as taxonomies from './taxonomies.js';
+import * as tokens from './tokens.js';
+import * as git from './git.js';
+import * as seo from './seo.js';
 
 const main = document.getElementById('main');
 const sidebar = document.getElementById('sidebar');
@@ -89,11 +92,14 @@ function drawSidebar() {
   if (ctx.can('taxonomies', 'view')) other.push(link(ctx.url('/taxonomies'), 'Taxonomies'));
   if (ctx.can('forms', 'view')) other.push(link(ctx.url('/forms'), 'Forms'));
   if (ctx.can('assets', 'view')) other.push(link(ctx.url('/media'), 'Assets'));
+  const seoLinks = seo.sections(ctx).map(([p, t]) => link(ctx.url(p), t));
   const manage = [];
   if (ctx.can('users', 'view')) manage.push(link(ctx.url('/users'), 'Users'), link(ctx.url('/roles'), 'Roles'));
   if (ctx.can('settings', 'view')) manage.push(link(ctx.url('/settings'), 'Settings'), link(ctx.url('/hooks'), 'Hooks'));
+  if (ctx.can('tokens', 'view')) manage.push(link(ctx.url('/tokens'), 'API tokens'));
+  if (ctx.can('git', 'view')) manage.push(link(ctx.url('/git'), 'Git sync'));
   manage.push(link(ctx.url('/account'), 'Your account'));
-  show(sidebar, section('Collections', cols), section('Site', other), section('Manage', manage));
+  show(sidebar, section('Collections', cols), section('Site', other), section('SEO', seoLinks), section('Manage', manage));
 }
 
 function markCurrent() {
@@ -207,6 +213,15 @@ async function route() {
       case 'settings':
         if (seg.length === 1) return await admin.settings(ctx, view);
         break;
+      case 'tokens':
+        if (seg.length === 1 && ctx.can('tokens', 'view')) return await tokens.render(ctx, view);
+        break;
+      case 'git':
+        if (seg.length === 1 && ctx.can('git', 'view')) return await git.render(ctx, view);
+        break;
+      case 'seo':
+        if (seg.length <= 3 && await seo.render(ctx, view, seg.slice(1), q) !== false) return;
+        break;
     }
     notFound(view);
   } catch (err) {
@@ -241,6 +256,7 @@ async function start() {
   document.getElementById('user-name').textContent = ctx.me.name || ctx.me.email;
   document.getElementById('logout').hidden = false;
   drawSidebar();
+  git.startIndicator(ctx, document.getElementById('user-name'));
   route();
 }
 

@@ -9,26 +9,21 @@ const pageSize = 20;
 const enc = encodeURIComponent;
 const sorts = [['', 'Default order'], ['-updatedAt', 'Recently updated'], ['title', 'Title A–Z'], ['-title', 'Title Z–A'], ['-createdAt', 'Newest'], ['createdAt', 'Oldest']];
 
-/** list draws one page of a collection's entries. A search reads up to 1,000 entries and
- * matches titles and slugs here: the API has no text search yet. */
+/** list draws one page of a collection's entries. A search asks the server's full-text index
+ * (titles and bodies, drafts included, best match first), so it has no sort of its own. */
 export async function list(ctx, view, collection, q, flash = '') {
   const status = ['published', 'draft'].includes(q.get('status')) ? q.get('status') : '';
-  const sort = sorts.some(([v]) => v === q.get('sort')) ? q.get('sort') : '';
   const search = (q.get('q') ?? '').trim();
+  const sort = !search && sorts.some(([v]) => v === q.get('sort')) ? q.get('sort') : '';
   const offset = Math.max(0, Number.parseInt(q.get('offset') ?? '0', 10) || 0);
   const base = ctx.url(`/entries/${enc(collection)}`);
-  const params = new URLSearchParams(search ? { limit: '1000' } : { limit: String(pageSize), offset: String(offset) });
+  const params = new URLSearchParams({ limit: String(pageSize), offset: String(offset) });
+  if (search) params.set('q', search);
   if (status) params.set('status', status);
   if (sort) params.set('sort', sort);
   const { body } = await api('GET', `/entries/${enc(collection)}?${params}`);
-  let rowsData = body.data;
-  let total = body.meta?.total ?? body.data.length;
-  if (search) {
-    const s = search.toLowerCase();
-    rowsData = rowsData.filter((e) => (e.title ?? '').toLowerCase().includes(s) || e.slug.includes(s));
-    total = rowsData.length;
-    rowsData = rowsData.slice(offset, offset + pageSize);
-  }
+  const rowsData = body.data;
+  const total = body.meta?.total ?? body.data.length;
   const title = ctx.collections.find((c) => c.handle === collection)?.title || collection;
 
   const pageURL = (o, over = {}) => {
@@ -39,12 +34,12 @@ export async function list(ctx, view, collection, q, flash = '') {
     const qs = p.toString();
     return qs ? `${base}?${qs}` : base;
   };
-  const searchBox = h('input', { type: 'search', name: 'q', value: search, 'aria-label': 'Search titles and slugs', placeholder: 'Search…' });
+  const searchBox = h('input', { type: 'search', name: 'q', value: search, 'aria-label': 'Search titles and text', placeholder: 'Search…', maxlength: 200 });
   const tools = h('form', { class: 'filters', role: 'search', onsubmit: (ev) => { ev.preventDefault(); ctx.navigate(pageURL(0, { q: searchBox.value.trim() })); } },
     searchBox,
     h('select', { 'aria-label': 'Status', onchange: (ev) => ctx.navigate(pageURL(0, { status: ev.target.value })) },
       [['', 'All statuses'], ['published', 'Published'], ['draft', 'Draft']].map(([v, t]) => h('option', { value: v, selected: v === status }, t))),
-    h('select', { 'aria-label': 'Sort', onchange: (ev) => ctx.navigate(pageURL(0, { sort: ev.target.value })) },
+    h('select', { 'aria-label': 'Sort', disabled: search !== '', title: search ? 'Search results come best match first' : null, onchange: (ev) => ctx.navigate(pageURL(0, { sort: ev.target.value })) },
       sorts.map(([v, t]) => h('option', { value: v, selected: v === sort }, t))),
     h('button', { type: 'submit', class: 'secondary' }, 'Search'));
 
@@ -185,12 +180,33 @@ function draw(ctx, view, collection, entry, bp, flash = '') {
   });
 
   const viewOnSite = !isNew && e.url && e.status === 'published' ? h('a', { href: e.url, target: '_blank', rel: 'noopener', class: 'view-site' }, 'View on site') : null;
+  // A draft has no public page yet: Preview asks for a one-hour token and opens the draft with it.
+  const previewNote = h('span', { class: 'preview-note', role: 'status' });
+  const previewBtn = !isNew && e.status === 'draft' && ctx.canEntries(collection, 'edit') && ctx.canEntries(collection, 'view')
+    ? h('button', { type: 'button', class: 'secondary preview-draft', onclick: openPreview }, 'Preview') : null;
+  const seoPanel = !isNew && ctx.can('seo', 'view') ? seoPreview(ctx, collection, e) : null;
   show(view,
     h('p', { class: 'crumbs' }, ctx.link(base, col?.title || collection), ' / ', isNew ? 'New entry' : e.slug),
     h('div', { class: 'toolbar' }, h('h1', {}, isNew ? 'New entry' : e.title || e.slug),
-      isNew ? null : h('span', { class: `badge ${e.status}` }, e.status), h('span', { class: 'spacer' }), viewOnSite),
+      isNew ? null : h('span', { class: `badge ${e.status}` }, e.status), h('span', { class: 'spacer' }), viewOnSite, previewBtn, previewNote),
     isNew ? null : h('p', { class: 'muted', id: 'last-updated' }, `Last updated ${when(e.updatedAt)}`),
-    formEl);
+    formEl, seoPanel);
+
+  async function openPreview() {
+    show(previewNote);
+    try {
+      const p = (await api('POST', `/entries/${enc(collection)}/${enc(e.slug)}/preview`)).body.data;
+      const href = new URL(p.url, location.href).href;
+      // A blocked pop-up still leaves the link to follow by hand. (With the noopener feature
+      // window.open always returns null, so the opener is cut by hand.)
+      const w = window.open(href, '_blank');
+      if (w) w.opener = null;
+      show(previewNote, w ? null : h('a', { href, target: '_blank', rel: 'noopener' }, 'Open the preview'),
+        h('span', { class: 'muted' }, ` Preview link valid until ${when(p.expiresAt)}.`));
+    } catch (err) {
+      show(previewNote, message('error', describe(err)));
+    }
+  }
 
   function clearErrors() {
     for (const el of Object.values(errs)) show(el);
@@ -287,4 +303,48 @@ function draw(ctx, view, collection, entry, bp, flash = '') {
       show(general, message('error', describe(err)));
     }
   }
+}
+
+/** flatten turns nested SEO values into dotted keys (openGraph.title) with printable values. */
+function flatten(v, prefix = '', out = {}) {
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    for (const [k, x] of Object.entries(v)) flatten(x, prefix ? `${prefix}.${k}` : k, out);
+  } else if (v !== undefined && v !== null && v !== '') out[prefix] = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return out;
+}
+
+/** seoPreview is the entry's SEO panel: what the public page resolves to (POST /api/seo/preview)
+ * and what each layer sets: the site's defaults, the collection's, and the entry's own seo field. */
+function seoPreview(ctx, collection, e) {
+  const body = h('div', { class: 'seo-body' });
+  let loaded = false;
+  const load = async () => {
+    show(body, message('muted', 'Loading…'));
+    try {
+      const optional = (p) => api('GET', p).then((r) => r.body.data?.seo ?? {}).catch((err) => (err?.status === 404 ? {} : Promise.reject(err)));
+      const [r, site, section] = await Promise.all([
+        api('POST', '/seo/preview', { json: { type: 'entry', collection, slug: e.slug, includeDraft: e.status !== 'published' } }).then((x) => x.body.data),
+        api('GET', '/seo/sites').then((x) => x.body.data ?? []).catch(() => []),
+        optional(`/seo/sections/collection/${enc(collection)}`),
+      ]);
+      const siteSEO = site.find((x) => x.site === r.site)?.document?.seo ?? {};
+      const layers = [[`Site ${r.site}`, siteSEO], [`Collection ${collection}`, section], ['This entry', e.data?.seo ?? {}]].map(([n, v]) => [n, flatten(v)]);
+      const resolved = flatten(r.seo);
+      show(body,
+        h('p', { class: 'muted' }, `Public page ${r.path || '(none)'} on site ${r.site}.`),
+        h('h3', {}, 'Resolved values'),
+        h('div', { class: 'scroll' }, h('table', { class: 'seo-resolved' },
+          h('thead', {}, h('tr', {}, h('th', {}, 'Field'), h('th', {}, 'Value'))),
+          h('tbody', {}, Object.entries(resolved).map(([k, v]) => h('tr', {}, h('td', {}, h('code', {}, k)), h('td', {}, v)))))),
+        h('h3', {}, 'What each layer sets'),
+        h('ul', { class: 'plain seo-layers' }, layers.map(([n, vals]) => h('li', {}, h('strong', {}, n), ': ',
+          Object.keys(vals).length ? Object.entries(vals).map(([k, v], i) => [i ? ', ' : '', h('code', {}, k), ` = ${v}`]) : h('span', { class: 'muted' }, 'nothing')))),
+        h('p', { class: 'muted' }, 'Later layers win; what no layer sets comes from the title, the text and the site settings.'));
+      loaded = true;
+    } catch (err) {
+      show(body, message('error', describe(err)));
+    }
+  };
+  const box = h('details', { class: 'seo-panel', ontoggle: () => { if (box.open && !loaded) load(); } }, h('summary', {}, 'SEO'), body);
+  return box;
 }
