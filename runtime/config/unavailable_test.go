@@ -21,6 +21,8 @@ func TestUnavailableKeysWarn(t *testing.T) {
 		{name: "seo.redirects is built", yaml: "seo:\n  redirects: true\n"},
 		{name: "seo.reports is built", yaml: "seo:\n  reports: true\n  reportRetentionDays: 30\n  reportSnapshotLimit: 10\n"},
 		{name: "staticCache.enabled is built", yaml: "staticCache:\n  enabled: true\n"},
+		{name: "seo.trailingSlash always", yaml: "seo:\n  trailingSlash: always\n", want: "seo.trailingSlash"},
+		{name: "seo.trailingSlash never", yaml: "seo:\n  trailingSlash: never\n"},
 		{name: "git.enabled is built", yaml: "git:\n  enabled: true\n  statePath: state/git\n"},
 		{name: "sites url (available)", yaml: "sites:\n  - handle: main\n    url: https://example.com\n"},
 		{name: "environment", env: map[string]string{"CMS_STATIC_CACHE_ENABLED": "true"}},
