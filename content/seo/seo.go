@@ -288,7 +288,9 @@ func (r *Resolver) resolve(s Subject, v *Values, layers []*Values) Meta {
 		if t, _ := tf.first(layers, 0, func(v *Values) *Source { return v.TitleTemplate }, collapse); t != "" {
 			m.Title = t
 		}
-		if suffix := text(func(v *Values) *Source { return v.TitleSuffix }); suffix != "" {
+		// A title that already is (or ends with) the suffix, as a home page named after the
+		// site, does not get it twice.
+		if suffix := text(func(v *Values) *Source { return v.TitleSuffix }); suffix != "" && m.Title != suffix && !strings.HasSuffix(m.Title, " | "+suffix) {
 			m.Title += " | " + suffix
 		}
 	}

@@ -226,6 +226,16 @@ func TestCascade(t *testing.T) {
 	}
 }
 
+// A page titled like the site (its home page) is not suffixed with the site's name again.
+func TestTitleSuffixNotDoubled(t *testing.T) {
+	d := docs{site.Handle: "titleSuffix: Acme"}
+	for title, want := range map[string]string{"Acme": "Acme", "News | Acme": "News | Acme", "News": "News | Acme", "Acme News": "Acme News | Acme"} {
+		if got := seo.NewResolver(allOn, d).Resolve(seo.Subject{Site: site, Kind: "page", Path: "/", Title: title}).Title; got != want {
+			t.Errorf("title %q: got %q, want %q", title, got, want)
+		}
+	}
+}
+
 func TestTermUsesTaxonomySection(t *testing.T) {
 	d := docs{"taxonomy/tags": "description: {kind: template, value: 'Posts about {title}'}", "collection/tags": "description: wrong"}
 	m := seo.NewResolver(allOn, d).Resolve(seo.Subject{Site: site, Kind: "term", Section: "tags", Path: "/tags/go", Title: "Go"})
