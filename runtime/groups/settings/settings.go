@@ -23,10 +23,14 @@ func Prefixes(config.Config) []string { return settings.Prefixes() }
 
 // Build builds the CP settings group.
 func Build(s *wire.Services) (http.Handler, error) {
-	return settings.New(settings.Deps{
+	d := settings.Deps{
 		Store: s.Store,
 		As:    func(ed content.Editor) settings.Store { return s.Store.As(ed) },
 		Auth:  s.Auth,
 		Log:   s.Log.With("group", "settings"),
-	})
+	}
+	if s.StaticCache != nil { // a nil *pagecache.Cache would be a non-nil interface
+		d.PageCache = s.StaticCache
+	}
+	return settings.New(d)
 }
