@@ -125,6 +125,9 @@ var Routes = []Route{
 	{"DELETE /api/taxonomies/{taxonomy}/terms/{slug}", "taxonomies", "Delete a term", Session, "", resp{204: ""}},
 	{"GET /api/settings", "settings", "Site settings", Session, "", resp{200: "data:Object", 304: ""}},
 	{"PUT /api/settings", "settings", "Change the settings (If-Match)", Session, "Object", ok("data:Object")},
+	{"GET /api/cache", "settings", "Static page cache statistics (409 DISABLED when off)", Session, "", ok("data:Object")},
+	{"POST /api/cache/clear", "settings", "Drop every page of the static page cache", Session, "", ok("data:Object")},
+	{"POST /api/cache/warm", "settings", "Request every routed published page so that the static cache holds it", Session, "", ok("data:Object")},
 
 	// assets
 	{"GET /api/assets", "assets", "List files and folders", Session, "", ok("data:any")},

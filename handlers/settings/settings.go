@@ -17,6 +17,7 @@
 package settings
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -49,6 +50,10 @@ type Deps struct {
 	Log  *slog.Logger
 	// BodyLimit bounds request bodies; 0 means 64 KiB.
 	BodyLimit int64
+	// PageCache is the static page cache; nil when staticCache is off (cache.go).
+	PageCache PageCache
+	// Warm requests every routed published page through the website; nil = not available.
+	Warm func(context.Context) (WarmResult, error)
 }
 
 // Defaults of the known settings.
@@ -59,7 +64,9 @@ const (
 )
 
 // Prefixes are the path prefixes the group serves.
-func Prefixes() []string { return []string{"/api/settings", "/api/settings/"} }
+func Prefixes() []string {
+	return []string{"/api/settings", "/api/settings/", "/api/cache", "/api/cache/"}
+}
 
 type api struct{ Deps }
 
@@ -79,5 +86,6 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("GET /api/settings", a.get)
 	rt.HandleFunc("PUT /api/settings", a.put)
 	rt.NotFound("/api/settings/")
+	a.cacheRoutes(rt)
 	return rt, nil
 }

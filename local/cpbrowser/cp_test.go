@@ -37,6 +37,8 @@ func TestControlPanel(t *testing.T) {
 	b := newBrowser(t)
 	// Git sync is off on this site: the header's indicator asks once and gets a 409 DISABLED.
 	b.expect("/api/git/status")
+	// The static cache is off too: the settings screen's cache panel asks, gets 409 and stays hidden.
+	b.expect("/api/cache")
 	b.signIn(s)
 	b.waitJS(`document.querySelector('main h1')?.textContent.startsWith('Welcome') && document.querySelector('main .dash')`)
 	b.shot("dashboard")

@@ -30,6 +30,8 @@ permissions:
     actions: [view, create, edit, delete]
   - resource: entries
     actions: [view, create, edit, delete, publish]
+  - resource: settings
+    actions: [view, edit]
   - resource: globals
     actions: [view, edit]
 `

@@ -128,3 +128,38 @@ func TestStaticCacheThroughTheSite(t *testing.T) {
 		t.Errorf("renamed entry's old URL = %d (X-Cache %q)", w.Code, w.Header().Get("X-Cache"))
 	}
 }
+
+// TestStaticCacheCPOperations: the CP's warm stores every routed published page in the cache
+// the website serves from, the stats count them, and clear empties it; with the cache off the
+// routes answer 409 DISABLED.
+func TestStaticCacheCPOperations(t *testing.T) {
+	t.Parallel()
+	sv := newService(t, cachedSite)
+	if w := sv.do("POST", "/api/cache/warm", ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"requested":5,"stored":5,"cached":0,"failed":0`) {
+		t.Fatalf("warm: %d %s", w.Code, w.Body)
+	}
+	for _, p := range []string{"/", "/blog/hello", "/about"} {
+		if got, _ := sv.xcache(p); got != "HIT" {
+			t.Errorf("GET %s after warm: X-Cache %q, want HIT", p, got)
+		}
+	}
+	if w := sv.do("GET", "/api/cache", ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"entries":5,`) {
+		t.Errorf("stats: %d %s", w.Code, w.Body)
+	}
+	if w := sv.do("POST", "/api/cache/clear", ""); w.Code != http.StatusOK || strings.TrimSpace(w.Body.String()) != `{"data":{"cleared":5}}` {
+		t.Errorf("clear: %d %s", w.Code, w.Body)
+	}
+	if got, _ := sv.xcache("/about"); got != "MISS" {
+		t.Errorf("GET /about after clear: X-Cache %q, want MISS", got)
+	}
+	anon := *sv
+	anon.token = ""
+	if w := anon.do("POST", "/api/cache/clear", ""); w.Code != http.StatusUnauthorized {
+		t.Errorf("anonymous clear: %d %s", w.Code, w.Body)
+	}
+
+	off := newService(t, strings.Replace(cachedSite, "staticCache: {enabled: true}", "staticCache: {enabled: false}", 1))
+	if w := off.do("GET", "/api/cache", ""); w.Code != http.StatusConflict || !strings.Contains(w.Body.String(), `"DISABLED"`) {
+		t.Errorf("stats while off: %d %s", w.Code, w.Body)
+	}
+}

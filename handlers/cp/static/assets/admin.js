@@ -335,5 +335,46 @@ export async function settings(ctx, view) {
       fail(err, note, { ...f, other: extra }, () => { ctx.dirty = false; settings(ctx, view); });
     }
   });
-  show(view, h('h1', {}, 'Settings'), form);
+  const cache = h('section', { class: 'cache-panel', hidden: true });
+  show(view, h('h1', {}, 'Settings'), form, cache);
+  cachePanel(ctx, cache);
+}
+
+/** cachePanel fills section with the static page cache's statistics and its clear and warm
+ * buttons; it stays hidden when the cache is off (409 DISABLED) or cannot be read. */
+async function cachePanel(ctx, section) {
+  let stats;
+  try {
+    stats = (await api('GET', '/cache')).body.data ?? {};
+  } catch {
+    section.hidden = true;
+    return;
+  }
+  const kib = (n) => `${Math.round((n ?? 0) / 1024)} KiB`;
+  const note = h('div', { class: 'notice', role: 'status' });
+  const act = (label, path, done) => h('button', {
+    type: 'button', class: 'secondary', onclick: async (ev) => {
+      ev.target.disabled = true;
+      show(note, message('muted', `${label}…`));
+      try {
+        const d = (await api('POST', path)).body.data ?? {};
+        await cachePanel(ctx, section);
+        show(section.querySelector('.notice'), message('ok', done(d)));
+      } catch (err) {
+        ev.target.disabled = false;
+        show(note, message('error', describe(err)));
+      }
+    },
+  }, label);
+  const rows = [['Pages', String(stats.entries ?? 0)], ['Size', stats.maxBytes ? `${kib(stats.bytes)} of ${kib(stats.maxBytes)}` : kib(stats.bytes)],
+    ['Hits', String(stats.hits ?? 0)], ['Misses', String(stats.misses ?? 0)]];
+  const can = ctx.can('settings', 'edit');
+  show(section, h('h2', { id: 'cache-title' }, 'Static page cache'),
+    h('dl', { class: 'cache-stats' }, ...rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)])),
+    note,
+    can ? h('div', { class: 'actions' },
+      act('Clear cache', '/cache/clear', (d) => `Cleared ${d.cleared ?? 0} pages.`),
+      act('Warm cache', '/cache/warm', (d) => `Requested ${d.requested ?? 0} pages: ${d.stored ?? 0} stored, ${d.cached ?? 0} already cached, ${d.failed ?? 0} failed.`)) : null);
+  section.setAttribute('aria-labelledby', 'cache-title');
+  section.hidden = false;
 }
