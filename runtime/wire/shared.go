@@ -34,3 +34,8 @@ func Shared[T any](s *Services, key string, build func() (T, error)) (T, error) 
 	v, _ := sv.v.(T)
 	return v, sv.err
 }
+
+// SiteHandlerKey is the Shared key of the website's handler, registered by the site group when a
+// process mounts it, so that another group (the CP's cache warm) can request pages through it
+// without linking the site group. Before or without it, Shared returns the caller's fallback.
+const SiteHandlerKey = "site.handler"

@@ -11,7 +11,6 @@ import (
 	"cms/handlers/settings"
 	"cms/runtime/cachewarm"
 	"cms/runtime/config"
-	groupsite "cms/runtime/groups/site"
 	"cms/runtime/wire"
 )
 
@@ -52,7 +51,12 @@ func warmer(s *wire.Services) func(context.Context) (settings.WarmResult, error)
 			return settings.WarmResult{}, &content.Error{Kind: content.Conflict, Code: "CONFLICT", Op: "cache.warm", Message: "A warm of the static cache is already running"}
 		}
 		defer running.Unlock()
-		site, err := wire.Shared(s, "cachewarm.site", func() (http.Handler, error) { return groupsite.Build(s) })
+		// The website this process serves (registered by the site group when it is mounted);
+		// a process without it (a Lambda settings function) has no pages to warm here.
+		site, err := wire.Shared(s, wire.SiteHandlerKey, func() (http.Handler, error) {
+			return nil, &content.Error{Kind: content.Conflict, Code: "DISABLED", Op: "cache.warm",
+				Message: "This process does not serve the website; warm the cache where it does (cms cache warm)"}
+		})
 		if err != nil {
 			return settings.WarmResult{}, err
 		}

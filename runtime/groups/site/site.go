@@ -78,6 +78,9 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The CP's cache warm (settings group) requests pages through this handler when the process
+	// mounts both groups; a process without the website has none to warm with.
+	_, _ = wire.Shared(s, wire.SiteHandlerKey, func() (http.Handler, error) { return h, nil })
 	if rt, ok := pages.(interface{ Routes() []string }); ok {
 		return routed{h, rt}, nil
 	}
