@@ -110,7 +110,7 @@ func TestContentChangeFromHandEdits(t *testing.T) {
 	}
 	write("content/collections/blog/first.md", "---\ntitle: By hand\nstatus: published\n---\nNew body.\n")
 	write("content/globals/site.yaml", "name: By hand\n")
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	entry := fsstore.Change{Kind: fsstore.ChangeEntry, Collection: "blog", Name: "first"}
 	global := fsstore.Change{Kind: fsstore.ChangeGlobal, Name: "site"}
 	for !(l.has(entry) && l.has(global)) && time.Now().Before(deadline) {

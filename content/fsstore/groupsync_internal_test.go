@@ -11,7 +11,7 @@ import (
 // waitFor polls cond (under the syncer's lock) until it holds, failing after a generous deadline.
 func waitFor(t *testing.T, ds *dirSyncer, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		ds.mu.Lock()
 		ok := cond()
 		ds.mu.Unlock()

@@ -106,7 +106,7 @@ func TestInvalidationFromHandEdits(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "content/collections/blog/second.md"), []byte("---\ntitle: By hand\nstatus: published\n---\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for (has(c, "default|/first") || has(c, "default|/second")) && time.Now().Before(deadline) {
 		st.Generation() // a request applies pending notifications
 		time.Sleep(10 * time.Millisecond)
