@@ -67,6 +67,7 @@ func cmdSEO(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	in.Surfaces = []string{cfg.CP.Path, "/api"}
 	r := report.Audit(in, time.Now())
 	if *asJSON {
 		b, err := json.MarshalIndent(r, "", "  ")

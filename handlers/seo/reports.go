@@ -124,6 +124,7 @@ func (a *api) audit(site content.Site) (*report.Report, error) {
 	if err != nil {
 		return nil, content.Internalf("seo.audit", site.Handle, err)
 	}
+	in.Surfaces = a.Surfaces
 	return report.Audit(in, a.Now()), nil
 }
 

@@ -103,6 +103,9 @@ type Deps struct {
 	NotFound  NotFound
 	Reports   Reports
 	Now       func() time.Time
+	// Surfaces are path prefixes the service answers outside the website (cp.path, /api): links
+	// there are not broken in reports.
+	Surfaces []string
 	// BodyLimit bounds request bodies; 0 means 256 KiB.
 	BodyLimit int64
 }

@@ -121,6 +121,25 @@ func TestCleanSiteScores100(t *testing.T) {
 	}
 }
 
+// A link to the Control Panel or an API is not a page of the site, and not broken either; a path
+// that only starts with the same letters is.
+func TestLinksToOtherSurfaces(t *testing.T) {
+	t.Parallel()
+	home := report.Record{ID: "pages/home", Type: "entry", Path: "/", Home: true,
+		Body: "[CP](/cp) [entries](/cp/entries) [API](/api/public/entries/blog) [lost](/cpx)",
+		Meta: seo.Meta{Title: "Home of the example site", Description: strings.Repeat("A fine description. ", 4), Canonical: "https://example.com/", Image: "https://cdn.example/x.png"}}
+	r := report.Audit(report.Input{Site: site, Records: []report.Record{home}, Surfaces: []string{"/cp", "/api"}}, now)
+	var broken []string
+	for _, is := range r.Issues {
+		if is.RuleID == "seo.link.internal.broken" {
+			broken = append(broken, is.Message)
+		}
+	}
+	if len(broken) != 1 || !strings.Contains(broken[0], "/cpx") {
+		t.Errorf("broken links = %q, want only /cpx", broken)
+	}
+}
+
 func TestSnapshotsRetentionAndLimit(t *testing.T) {
 	t.Parallel()
 	clock := now

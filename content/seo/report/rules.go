@@ -49,6 +49,9 @@ type Input struct {
 	// KnownPaths are other public paths links may lead to (taxonomy term pages, /sitemap.xml):
 	// not audited, but not broken either.
 	KnownPaths []string
+	// Surfaces are path prefixes other parts of the service answer (the Control Panel, the
+	// APIs): a link there is not a page to audit, and not broken either.
+	Surfaces []string
 }
 
 // Audit runs every rule and returns the report.
@@ -206,6 +209,8 @@ func (a *audit) target(p string) string {
 		return "redirect"
 	case p == "/" || a.known[p]:
 		return "page" // the home page is a template page even without an entry
+	case a.onSurface(p):
+		return "surface"
 	case strings.HasPrefix(p, "/assets/"):
 		if a.in.AssetExists != nil {
 			if u, err := url.PathUnescape(strings.TrimPrefix(p, "/assets/")); err == nil && a.in.AssetExists(u) {
@@ -215,6 +220,16 @@ func (a *audit) target(p string) string {
 		return ""
 	}
 	return ""
+}
+
+// onSurface reports whether p lies under one of the service's other surfaces.
+func (a *audit) onSurface(p string) bool {
+	for _, s := range a.in.Surfaces {
+		if s = strings.TrimSuffix(s, "/"); s != "" && (p == s || strings.HasPrefix(p, s+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // canonical: an explicit canonical that cannot be used, or one that points at a redirect or at

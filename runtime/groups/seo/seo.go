@@ -33,7 +33,8 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Resolver: seoops.Resolver(s, "seo"),
 		Features: seo.Features{Enabled: c.SEO.Enabled, Reports: c.SEO.Reports, Redirects: c.SEO.Redirects,
 			ErrorTracking: c.SEO.ErrorTracking, SocialImages: c.SEO.SocialImages},
-		Now: s.Now,
+		Now:      s.Now,
+		Surfaces: []string{c.CP.Path, "/api"},
 	}
 	rs, err := seoops.Redirects(s)
 	if err != nil {
