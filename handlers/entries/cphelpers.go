@@ -13,14 +13,6 @@ import (
 //	GET  /api/collections/{handle}/blueprint  the blueprint the editor builds its form from
 //	POST /api/collections/{handle}/markdown   Markdown rendered exactly as the site renders it
 
-// blueprintJSON is the editor's view of a blueprint: the blueprint (fieldset imports resolved;
-// null when the collection's blueprint file is missing, so entries are not validated) and the
-// fieldsets its replicator, blocks and grid fields offer as sets, by handle.
-type blueprintJSON struct {
-	Data      *content.Blueprint           `json:"data"`
-	Fieldsets map[string]*content.Fieldset `json:"fieldsets"`
-}
-
 // GET /api/collections/{handle}/blueprint: needs entries:view on the collection (whoever may
 // read the entries may see the shape of their fields).
 func (a *api) blueprint(w http.ResponseWriter, r *http.Request) error {
@@ -28,17 +20,7 @@ func (a *api) blueprint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := blueprintJSON{Fieldsets: map[string]*content.Fieldset{}}
-	bp, err := a.Store.Blueprint(content.BlueprintCollections, c.Blueprint)
-	if err != nil && !content.IsNotFound(err) {
-		return err
-	}
-	if err == nil {
-		out.Data = bp
-		out.Fieldsets = content.SetFieldsets(bp.Fields(), a.Store.Fieldsets())
-	}
-	web.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return web.WriteBlueprint(w, a.Store, content.BlueprintCollections, c.Blueprint)
 }
 
 // markdownLimit bounds a preview request: the body of one entry, with room to spare.

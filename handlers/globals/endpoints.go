@@ -148,18 +148,5 @@ func (a *api) blueprint(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := struct {
-		Data      *content.Blueprint           `json:"data"`
-		Fieldsets map[string]*content.Fieldset `json:"fieldsets"`
-	}{Fieldsets: map[string]*content.Fieldset{}}
-	bp, err := a.Store.Blueprint(content.BlueprintGlobals, d.Blueprint)
-	if err != nil && !content.IsNotFound(err) {
-		return err
-	}
-	if err == nil {
-		out.Data = bp
-		out.Fieldsets = content.SetFieldsets(bp.Fields(), a.Store.Fieldsets())
-	}
-	web.WriteJSON(w, http.StatusOK, out)
-	return nil
+	return web.WriteBlueprint(w, a.Store, content.BlueprintGlobals, d.Blueprint)
 }
