@@ -10,6 +10,66 @@ type Site struct {
 	URL     string
 	Locale  string
 	Default bool
+	// TrailingSlash is the page URL policy (seo.trailingSlash): "never" (also ""), "always" or
+	// "preserve". See [Site.PagePath] and [Site.CanonicalRequest].
+	TrailingSlash string
+}
+
+// Trailing-slash policies (seo.trailingSlash).
+const (
+	SlashNever    = "never"
+	SlashAlways   = "always"
+	SlashPreserve = "preserve"
+)
+
+// PagePath is the public path of a page whose URL function gave p ("/blog/x", never with a
+// trailing slash): p itself, or p with a trailing slash when the site's policy is "always".
+func (s Site) PagePath(p string) string {
+	if s.TrailingSlash == SlashAlways && p != "" && !strings.HasSuffix(p, "/") {
+		return p + "/"
+	}
+	return p
+}
+
+// PageLink is [Site.Link] of [Site.PagePath].
+func (s Site) PageLink(p string) string { return s.Link(s.PagePath(p)) }
+
+// PageAbsolute is [Site.Absolute] of [Site.PagePath].
+func (s Site) PageAbsolute(p string) string { return s.Absolute(s.PagePath(p)) }
+
+// CanonicalRequest applies the trailing-slash policy to a requested path inside the site (as
+// the client escaped it). It returns the path the page must be requested at and true when that
+// differs, so the caller redirects: "never" drops trailing slashes, "always" adds one, except
+// to the root and to file-like paths whose last segment has a dot (/sitemap.xml, /robots.txt),
+// and "preserve" answers both forms.
+func (s Site) CanonicalRequest(escapedPath string) (string, bool) {
+	if escapedPath == "" || escapedPath == "/" {
+		return escapedPath, false
+	}
+	switch s.TrailingSlash {
+	case SlashPreserve:
+		return escapedPath, false
+	case SlashAlways:
+		if strings.HasSuffix(escapedPath, "/") {
+			if t := strings.TrimRight(escapedPath, "/") + "/"; t != escapedPath {
+				return t, true // "/x//" → "/x/"
+			}
+			return escapedPath, false
+		}
+		if strings.Contains(escapedPath[strings.LastIndexByte(escapedPath, '/')+1:], ".") {
+			return escapedPath, false
+		}
+		return escapedPath + "/", true
+	default:
+		if !strings.HasSuffix(escapedPath, "/") {
+			return escapedPath, false
+		}
+		t := strings.TrimRight(escapedPath, "/")
+		if t == "" {
+			t = "/"
+		}
+		return t, true
+	}
 }
 
 // Absolute joins the site's configured URL and a public path ("/blog/x").

@@ -104,7 +104,7 @@ func breadcrumbs(s Subject, m Meta) []any {
 	prefix := ""
 	for i, seg := range segs {
 		prefix += "/" + seg
-		name, url := seg, s.Site.Absolute(prefix)
+		name, url := seg, s.Site.PageAbsolute(prefix)
 		if i == len(segs)-1 {
 			name, url = m.SocialTitle, m.Canonical
 			if name == "" {

@@ -298,7 +298,7 @@ func (r *Resolver) resolve(s Subject, v *Values, layers []*Values) Meta {
 	m.SiteName = text(func(v *Values) *Source { return v.SiteName })
 
 	if s.Path != "" {
-		m.Canonical = s.Site.Absolute(s.Path)
+		m.Canonical = s.Site.PageAbsolute(s.Path)
 	}
 	canonical, from := f.first(layers, 0, func(v *Values) *Source { return v.Canonical }, func(u string) string {
 		return canonicalURL(s.Site, strings.TrimSpace(u), r.cfg.AllowExternalCanonicals)

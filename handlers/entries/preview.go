@@ -54,9 +54,9 @@ func (a *api) preview(w http.ResponseWriter, r *http.Request) error {
 	out.URL = out.APIURL
 	if path := content.EntryURL(c, e); path != "" {
 		st := a.siteOf(c)
-		out.Path = st.Link(path) + q
+		out.Path = st.PageLink(path) + q
 		if st.URL != "" {
-			out.URL = st.Absolute(path) + q
+			out.URL = st.PageAbsolute(path) + q
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")

@@ -215,7 +215,7 @@ func (a *api) resolveItemURL(p gql.ResolveParams) (any, error) {
 		return nil, nil
 	}
 	if u := content.EntryURL(coll, e); u != "" {
-		return a.Site.Link(u), nil
+		return a.Site.PageLink(u), nil
 	}
 	return nil, nil
 }

@@ -266,7 +266,7 @@ func (a *api) entryType(cs *collSchema, jsonType *gql.Scalar) *gql.Object {
 		"url": {Type: gql.String, Description: "The public URL from the collection's route, with the site's base path.", Resolve: func(p gql.ResolveParams) (any, error) {
 			o := p.Source.(*entryObj)
 			if u := content.EntryURL(o.cs.coll, o.e); u != "" {
-				return a.Site.Link(u), nil // with a sub-path site's base
+				return a.Site.PageLink(u), nil // with a sub-path site's base
 			}
 			return nil, nil
 		}},

@@ -165,7 +165,7 @@ func entryLink(st content.Site, c *content.Collection, e *content.Entry) string 
 	if u == "" {
 		return ""
 	}
-	return st.Link(u)
+	return st.PageLink(u)
 }
 
 // body returns an entry with its body and rendered HTML: from the bodies kept for the website

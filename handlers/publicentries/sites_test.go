@@ -81,12 +81,13 @@ status: published
 About us.
 `)
 	h, err := publicentries.New(publicentries.Deps{Store: contenttest.OpenStore(t, dir), Markdown: markdown.New(false),
-		Sites: []content.Site{{Handle: "main", URL: "https://example.com", Default: true}, {Handle: "journal", URL: "https://blog.example.org/journal"}}})
+		Sites: []content.Site{{Handle: "main", URL: "https://example.com", Default: true}, {Handle: "journal", URL: "https://blog.example.org/journal"},
+			{Handle: "docs", URL: "https://docs.example.org", TrailingSlash: content.SlashAlways}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, round := range []string{"first", "cached"} {
-		for _, c := range []struct{ host, want string }{{"example.com", `"url":"/about"`}, {"blog.example.org", `"url":"/journal/about"`}} {
+		for _, c := range []struct{ host, want string }{{"example.com", `"url":"/about"`}, {"blog.example.org", `"url":"/journal/about"`}, {"docs.example.org", `"url":"/about/"`}} {
 			for _, p := range []string{"/api/public/entries/pages/about", "/api/public/entries/pages", "/api/public/entries/pages?fields=title,url", "/api/public/search?q=about"} {
 				r := httptest.NewRequest(http.MethodGet, p, nil)
 				r.Host = c.host

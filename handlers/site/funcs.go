@@ -66,7 +66,7 @@ func (s *site) entryView(st content.Site, c *content.Collection, e *content.Entr
 	v := &EntryView{Title: e.Title, Slug: e.Slug, Collection: e.Collection, CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
 		Data: e.Data.Plain(), Content: e.Content}
 	if u := content.EntryURL(c, e); u != "" {
-		v.URL = st.Link(u)
+		v.URL = st.PageLink(u)
 	}
 	if body != nil {
 		v.Content = body.Content
@@ -98,7 +98,7 @@ func (s *site) readEntry(c *content.Collection, meta *content.Entry, draft bool)
 
 func (s *site) termView(st content.Site, tax *content.Taxonomy, t *content.Term) *TermView {
 	return &TermView{Title: t.Title, Slug: t.Slug, Taxonomy: t.Taxonomy, Description: t.Description,
-		URL: st.Link(content.TermURL(tax, t)), Data: t.Data.Plain()}
+		URL: st.PageLink(content.TermURL(tax, t)), Data: t.Data.Plain()}
 }
 
 // funcs are the template functions of one site (docs/templates.md). They read published
@@ -260,7 +260,7 @@ func (f *funcs) entryURL(ref string) string {
 		return ""
 	}
 	if u := content.EntryURL(c, e); u != "" {
-		return f.site.Link(u)
+		return f.site.PageLink(u)
 	}
 	return ""
 }

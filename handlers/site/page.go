@@ -92,9 +92,10 @@ func (q *request) newPage(status int) *Page {
 // page answers a page path: an entry, a term, the home page, or the 404 page.
 func (q *request) page() {
 	path := q.escapedPath
-	if path != "/" && strings.HasSuffix(path, "/") {
-		// One URL per page: /about/ moves permanently to /about (seo.trailingSlash "never").
-		target := q.site.Link(strings.TrimRight(path, "/"))
+	if canon, moved := q.site.CanonicalRequest(path); moved {
+		// One URL per page (seo.trailingSlash): "never" moves /about/ to /about, "always" /about
+		// to /about/; "preserve" answers both.
+		target := q.site.Link(canon)
 		if q.r.URL.RawQuery != "" {
 			target += "?" + q.r.URL.RawQuery
 		}
@@ -106,6 +107,9 @@ func (q *request) page() {
 		q.w.Header().Set("Cache-Control", q.s.CacheControl)
 		q.w.WriteHeader(http.StatusPermanentRedirect)
 		return
+	}
+	if path != "/" {
+		path = strings.TrimRight(path, "/") // records are matched by their URL without the slash
 	}
 	// A page the static cache is storing renders afresh from current files (here its reads are
 	// recorded) and is not kept twice; the site's own cache serves the requests the static

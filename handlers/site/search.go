@@ -131,7 +131,7 @@ func (f *funcs) search(p *Page, opts ...string) (*SearchResults, error) {
 		hit := &SearchHit{Title: e.Title, Slug: e.Slug, Collection: x.c.Handle, Score: x.h.Score,
 			Snippet: template.HTML(search.Snippet(x.h.Text, q))} // escaped but for its <mark> elements
 		if u := content.EntryURL(x.c, e); u != "" {
-			hit.URL = f.site.Link(u)
+			hit.URL = f.site.PageLink(u)
 		}
 		res.Items = append(res.Items, hit)
 	}

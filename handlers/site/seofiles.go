@@ -265,8 +265,8 @@ func (q *request) record(sub seo.Subject) (sitemapURL, bool) {
 		return sitemapURL{}, false
 	}
 	base := q.site.URL
-	u := sitemapURL{path: sub.Path, lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority, image: m.Image}
-	if c := m.Canonical; c != "" && !(strings.HasPrefix(c, base) && c[len(base):] == sub.Path) {
+	u := sitemapURL{path: q.site.PagePath(sub.Path), lastMod: sub.UpdatedAt, freq: m.ChangeFrequency, priority: m.SitemapPriority, image: m.Image}
+	if c := m.Canonical; c != "" && !(strings.HasPrefix(c, base) && c[len(base):] == u.path) {
 		u.path, u.loc = "", c
 	}
 	return u, true

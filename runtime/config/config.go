@@ -580,7 +580,7 @@ func checkSiteURL(raw string) string {
 func (c *Config) ContentSites() []content.Site {
 	out := make([]content.Site, len(c.Sites))
 	for i, s := range c.Sites {
-		out[i] = content.Site{Handle: s.Handle, URL: s.URL, Locale: s.Locale, Default: s.Default}
+		out[i] = content.Site{Handle: s.Handle, URL: s.URL, Locale: s.Locale, Default: s.Default, TrailingSlash: c.SEO.TrailingSlash}
 	}
 	return out
 }

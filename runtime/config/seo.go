@@ -45,7 +45,7 @@ func (c *Config) SEOUnavailable() []string {
 func (c *Config) SEOSites() []content.Site {
 	out := make([]content.Site, len(c.Sites))
 	for i, s := range c.Sites {
-		out[i] = content.Site{Handle: s.Handle, URL: strings.TrimSuffix(s.URL, "/"), Locale: s.Locale, Default: i == 0}
+		out[i] = content.Site{Handle: s.Handle, URL: strings.TrimSuffix(s.URL, "/"), Locale: s.Locale, Default: i == 0, TrailingSlash: c.SEO.TrailingSlash}
 	}
 	return out
 }
@@ -57,7 +57,7 @@ func (c *Config) SEOSite() content.Site {
 		return content.Site{}
 	}
 	s := c.Sites[0]
-	return content.Site{Handle: s.Handle, URL: strings.TrimSuffix(s.URL, "/"), Locale: s.Locale, Default: true}
+	return content.Site{Handle: s.Handle, URL: strings.TrimSuffix(s.URL, "/"), Locale: s.Locale, Default: true, TrailingSlash: c.SEO.TrailingSlash}
 }
 
 func (c *Config) validateSEO() []error {

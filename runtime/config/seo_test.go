@@ -48,7 +48,7 @@ seo:
 	for _, w := range warns {
 		got = append(got, strings.SplitN(string(w), ":", 2)[0])
 	}
-	if strings.Join(got, " ") != "seo.trailingSlash seo.socialImages" {
+	if strings.Join(got, " ") != "seo.socialImages" {
 		t.Errorf("warnings = %q", warns)
 	}
 	s := c.SEO

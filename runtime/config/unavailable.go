@@ -15,7 +15,6 @@ type unavailableKey struct {
 // silently without something it configured. The issue that builds a feature deletes its row.
 func unavailable() []unavailableKey {
 	return []unavailableKey{
-		{"seo.trailingSlash", "trailing-slash policies other than never (pages redirect /x/ to /x)", func(c *Config) bool { return c.SEO.TrailingSlash != "" && c.SEO.TrailingSlash != "never" }},
 		{"seo.socialImages", "generated social images", func(c *Config) bool { return c.SEO.SocialImages }},
 	}
 }

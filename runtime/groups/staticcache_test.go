@@ -163,3 +163,26 @@ func TestStaticCacheCPOperations(t *testing.T) {
 		t.Errorf("stats while off: %d %s", w.Code, w.Body)
 	}
 }
+
+// The static cache's keys do not tell /x from /x/, so a stored page must never answer the form
+// seo.trailingSlash moves: that request gets the redirect, whatever is cached.
+func TestStaticCacheKeepsTheTrailingSlashPolicy(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ policy, page, moved, target string }{
+		{"never", "/about", "/about/", "/about"},
+		{"always", "/about/", "/about", "/about/"},
+	} {
+		t.Run(c.policy, func(t *testing.T) {
+			t.Parallel()
+			sv := newService(t, strings.Replace(cachedSite, "staticCache: {enabled: true}", "staticCache: {enabled: true}\nseo: {trailingSlash: "+c.policy+"}", 1))
+			sv.xcache(c.page)
+			if got, _ := sv.xcache(c.page); got != "HIT" {
+				t.Fatalf("second GET %s: X-Cache %q, want HIT", c.page, got)
+			}
+			w := sv.visit(http.MethodGet, c.moved)
+			if w.Code != http.StatusPermanentRedirect || w.Header().Get("Location") != c.target {
+				t.Errorf("GET %s = %d Location %q (X-Cache %q), want 308 to %s", c.moved, w.Code, w.Header().Get("Location"), w.Header().Get("X-Cache"), c.target)
+			}
+		})
+	}
+}

@@ -125,9 +125,12 @@ func static(s *wire.Services, next http.Handler) http.Handler {
 		Rules: &pagecache.Rules{Exclude: c.StaticCache.Exclude, Reserved: []string{c.CP.Path, "/assets", "/api"},
 			QueryStrings: c.StaticCache.QueryStrings},
 		// A host no site names would render the default site: such requests are not stored.
+		// Neither are paths the trailing-slash policy moves: keys do not tell /x from /x/, and
+		// the page handler answers those with the redirect.
 		Site: func(r *http.Request) (string, bool) {
-			st, _, inside := sites.Select(r.Host, r.URL.EscapedPath())
-			return st.Handle, inside && hosts[normalHost(r.Host)]
+			st, rest, inside := sites.Select(r.Host, r.URL.EscapedPath())
+			_, moved := st.CanonicalRequest(rest)
+			return st.Handle, inside && !moved && hosts[normalHost(r.Host)]
 		},
 		Log: s.Log.With("component", "static-cache"),
 	})
