@@ -124,7 +124,7 @@ func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.S
 // list and a single GET share the work and an unchanged entry is never rendered twice.
 func (a *api) entryJSON(c *content.Collection, meta *content.Entry, st content.Site) ([]byte, string, error) {
 	defs := a.Store.DefinitionsGeneration()
-	base := st.BasePath() // the url differs between a root site and a sub-path site only
+	base := linkForm(st) // the url differs by the base path and the trailing-slash policy only
 	key := entryKey{collection: c.Handle, slug: meta.Slug, site: base}
 	version := entryVersion(meta.Hash, defs)
 	if frag, etag, ok := a.entries.get(key, version); ok {
@@ -156,6 +156,15 @@ func (a *api) requestSite(r *http.Request) content.Site {
 		return content.Site{}
 	}
 	return a.sites.ForHost(r.Host)
+}
+
+// linkForm is what of a site its entries' links depend on, for cache keys: the base path, and
+// whether page links end in a slash.
+func linkForm(st content.Site) string {
+	if st.PagePath("/x") != "/x" {
+		return st.BasePath() + "\x00/"
+	}
+	return st.BasePath()
 }
 
 // entryLink is an entry's public URL on a site: its path with a sub-path site's base, "" when
@@ -217,7 +226,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	version := a.Store.CollectionVersion(c.Handle)
 	st := a.requestSite(r)
 	key := c.Handle + "?" + r.URL.RawQuery
-	if b := st.BasePath(); b != "" { // the items' url carries the base path
+	if b := linkForm(st); b != "" { // the items' url carries the base path and policy
 		key = b + "\x00" + key
 	}
 	if body, etag, ok := a.lists.get(key, version); ok {

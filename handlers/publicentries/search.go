@@ -92,7 +92,7 @@ func (a *api) search(w http.ResponseWriter, r *http.Request) error {
 	}
 	st := a.requestSite(r)
 	key := "search?" + r.URL.RawQuery
-	if b := st.BasePath(); b != "" { // the hits' url carries the base path
+	if b := linkForm(st); b != "" { // the hits' url carries the base path and policy
 		key = b + "\x00" + key
 	}
 	if body, etag, ok := a.lists.get(key, version); ok {
