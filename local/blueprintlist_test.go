@@ -8,13 +8,10 @@ import (
 )
 
 // A collection whose blueprint: is a list (the old format) is reported by cms check, naming the
-// file, and so is a configuration key whose feature is not available yet.
-func TestCheckReportsBlueprintListAndUnavailableKeys(t *testing.T) {
+// file.
+func TestCheckReportsBlueprintList(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.WriteSite(t, `
--- cms.config.yaml --
-seo:
-  socialImages: true
 -- resources/collections/blog.yaml --
 title: Blog
 blueprint:
@@ -34,7 +31,6 @@ fields:
 	}
 	for _, want := range []string{
 		"resources/collections/blog.yaml: blueprint is a list",
-		"warning: seo.socialImages: not available yet; ignored",
 		"1 problem(s) found",
 	} {
 		if !strings.Contains(out, want) {

@@ -284,6 +284,8 @@ func body(word string) (mediaType string, schema obj) {
 		return "text/plain", obj{"type": "string"}
 	case "css":
 		return "text/css", obj{"type": "string"}
+	case "png":
+		return "image/png", obj{"type": "string", "contentMediaType": "image/png"}
 	case "file":
 		return "*/*", obj{"type": "string", "contentMediaType": "application/octet-stream"}
 	}

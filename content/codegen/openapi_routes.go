@@ -22,6 +22,7 @@ var Routes = []Route{
 	{"GET /robots.txt", "site", "robots.txt of the request's site", Public, "", resp{200: "plain", 404: "plain"}},
 	{"GET /humans.txt", "site", "humans.txt of the request's site", Public, "", resp{200: "plain", 404: "plain"}},
 	{"GET /_theme/theme.css", "site", "The built-in theme's stylesheet", Public, "", resp{200: "css", 304: ""}},
+	{"GET /_social/{path...}", "site", "A page's generated social image (seo.socialImages): /_social/{page path}.png, /_social/_home.png for /", Public, "", resp{200: "png", 304: "", 404: "html"}},
 
 	// public read API ({public.basePath}, default /api/public)
 	{"GET /api/public/entries/{collection}", "public", "Published entries of a collection: limit, offset, sort, filter", Public, "", resp{200: "PublicEntryList", 304: ""}},

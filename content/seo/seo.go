@@ -20,6 +20,9 @@ type Config struct {
 	Metadata                bool // seo.metadata: false = <title> and robots only (exclusion still applies)
 	StructuredData          bool // seo.structuredData: JSON-LD
 	AllowExternalCanonicals bool // explicit canonicals on another origin are kept
+	// SocialImages (seo.socialImages): a routed record whose layers name no social image gets
+	// its generated card, served by the website at [SocialImagePath].
+	SocialImages bool
 	// Log receives a warning, once per problem, when a layer does not validate and is skipped.
 	Log *slog.Logger
 }
@@ -327,6 +330,12 @@ func (r *Resolver) resolve(s Subject, v *Values, layers []*Values) Meta {
 	})
 	if m.Image != "" { // the alt text of that image: from its layer or a later one
 		m.ImageAlt, _ = f.first(layers, from, func(v *Values) *Source { return v.Social.ImageAlt }, collapse)
+	} else if r.cfg.SocialImages && s.Path != "" {
+		m.Image = s.Site.Absolute(SocialImagePath(s.Path))
+		m.ImageAlt = m.SocialTitle
+		if m.ImageAlt == "" {
+			m.ImageAlt = s.Title
+		}
 	}
 	m.TwitterCard = v.Social.TwitterCard
 	if m.TwitterCard == "" {

@@ -135,11 +135,25 @@ func (q *request) page() {
 			return
 		}
 	}
+	page, names := q.find(path)
+	if page == nil && q.s.upstream != nil {
+		q.s.upstream.ServeHTTP(q.w, q.r) // a headless frontend's page (upstream.go)
+		return
+	}
+	if page == nil {
+		q.notFound()
+		return
+	}
+	q.render(page, names)
+}
+
+// find returns the page at a path inside the site (its trailing slash removed) and the names of
+// the templates that may render it, or nil when no published record, home or search page is there.
+func (q *request) find(path string) (*Page, []string) {
 	var buf [routing.MaxSegments]string
 	segs, ok := routing.Split(path, buf[:])
 	if !ok {
-		q.notFound()
-		return
+		return nil, nil
 	}
 	var page *Page
 	var names []string
@@ -165,15 +179,7 @@ func (q *request) page() {
 		page.SEO = q.resolve(seo.Subject{Site: q.site, Kind: "page", Path: searchPath, Title: page.Title})
 		noIndex(&page.SEO)
 	}
-	if page == nil && q.s.upstream != nil {
-		q.s.upstream.ServeHTTP(q.w, q.r) // a headless frontend's page (upstream.go)
-		return
-	}
-	if page == nil {
-		q.notFound()
-		return
-	}
-	q.render(page, names)
+	return page, names
 }
 
 // searchPath is the search page's path inside a site (docs/templates.md).

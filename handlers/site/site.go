@@ -8,6 +8,7 @@
 //	GET /robots.txt            crawl rules and the sitemap's URL
 //	GET /humans.txt            the site's credits
 //	GET /theme/{file}          the built-in theme's stylesheet
+//	GET /_social/{page}.png    a page's generated social image (seo.socialImages)
 //
 // Pages are rendered from the site's templates (resources/views/, see docs/templates.md) or,
 // for a template the site does not have, from the built-in theme. A request's site is chosen by
@@ -132,8 +133,11 @@ type Deps struct {
 	// changes.
 	CacheBytes int64
 	Caches     *lru.Registry
-	Log        *slog.Logger
-	Now        func() time.Time
+	// SocialImages serves the generated social images the SEO resolver names
+	// (seo.socialImages, social.go); an eighth of CacheBytes keeps drawn ones.
+	SocialImages bool
+	Log          *slog.Logger
+	Now          func() time.Time
 }
 
 // DefaultCSP is the pages' Content-Security-Policy unless configured otherwise.
@@ -151,7 +155,8 @@ type site struct {
 	data  *data               // globals, navigation, settings and terms: watched and memoized
 
 	pages    *lru.Cache[string, *cachedPage]
-	upstream http.Handler // nil without Deps.Upstream
+	cards    *lru.Cache[string, []byte] // social images by ETag (social.go)
+	upstream http.Handler               // nil without Deps.Upstream
 
 	memo memo
 
@@ -217,6 +222,12 @@ func New(d Deps) (http.Handler, error) {
 		if d.Caches != nil {
 			d.Caches.Register("site.pages", s.pages)
 		}
+		if d.SocialImages {
+			s.cards = lru.New[string, []byte](d.CacheBytes / 8)
+			if d.Caches != nil {
+				d.Caches.Register("site.socialImages", s.cards)
+			}
+		}
 	}
 	if d.Upstream != nil {
 		s.upstream = newUpstream(d.Upstream, d.UpstreamTimeout, d.ContentSecurityPolicy)
@@ -252,7 +263,7 @@ func (s *site) table() *routing.Table {
 
 // Routes lists what the group answers, for the route tests.
 func (s *site) Routes() []string {
-	return []string{"GET /", "HEAD /", "GET /sitemap.xml", "GET /robots.txt", "GET /humans.txt", "GET " + themePrefix + "theme.css", "GET /{path...}"}
+	return []string{"GET /", "HEAD /", "GET /sitemap.xml", "GET /robots.txt", "GET /humans.txt", "GET " + themePrefix + "theme.css", "GET /_social/{path...}", "GET /{path...}"}
 }
 
 func (s *site) reserved(p string) bool {
@@ -297,6 +308,9 @@ func (s *site) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case strings.HasPrefix(rest, themePrefix):
 		s.themeFile(w, r, rest[len(themePrefix):])
+		return
+	case s.SocialImages && seo.IsSocialImagePath(rest):
+		rq.socialImage(rest)
 		return
 	}
 	rq.page()

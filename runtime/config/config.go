@@ -315,7 +315,6 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 	var errs []error
 	var warns []Warning
 	keys := c.keys()
-	set := map[string]bool{} // keys given in the file or the environment
 
 	file := filepath.Join(siteDir, FileName)
 	raw, err := os.ReadFile(file)
@@ -339,8 +338,6 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 			}
 			if err := key.set(flat[k]); err != nil {
 				errs = append(errs, fmt.Errorf("%s: %s: %w", file, k, err))
-			} else {
-				set[k] = true
 			}
 		}
 	}
@@ -350,8 +347,6 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 		if v := getenv(name); v != "" {
 			if err := keys[k].set(v); err != nil {
 				errs = append(errs, fmt.Errorf("environment %s: %w", name, err))
-			} else {
-				set[k] = true
 			}
 		}
 	}
@@ -379,7 +374,7 @@ func Load(siteDir string, getenv func(string) string) (Config, []Warning, error)
 	if len(errs) > 0 {
 		return c, warns, fmt.Errorf("invalid configuration:\n  %w", joinLines(errs))
 	}
-	return c, append(warns, unavailableWarnings(&c, set)...), nil
+	return c, warns, nil
 }
 
 func joinLines(errs []error) error {

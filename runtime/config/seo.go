@@ -22,6 +22,7 @@ func (c *Config) SEOConfig() seo.Config {
 		Metadata:                c.SEO.Enabled && c.SEO.Metadata,
 		StructuredData:          c.SEO.Enabled && c.SEO.StructuredData,
 		AllowExternalCanonicals: c.SEO.AllowExternalCanonicals,
+		SocialImages:            c.SEO.Enabled && c.SEO.Metadata && c.SEO.SocialImages,
 	}
 }
 
