@@ -138,6 +138,7 @@ var Routes = []Route{
 	{"DELETE /api/assets", "assets", "Delete a file or folder", Session, "", ok("Object")},
 	{"POST /api/assets/folders", "assets", "Create a folder", Session, "Object", resp{200: "data:any", 201: "data:any"}},
 	{"GET /api/assets/meta", "assets", "A file's metadata", Session, "", ok("data:any")},
+	{"GET /api/assets/usage", "assets", "Where a file is used: entries, globals and terms that refer to it", Session, "", ok("data:Object")},
 	{"PUT /api/assets/meta", "assets", "Change a file's metadata", Session, "Object", ok("data:any")},
 	{"POST /api/assets/move", "assets", "Move or rename a file or folder", Session, "Object", ok("data:any")},
 	{"POST /api/assets/upload", "assets", "Upload a file (multipart)", Session, "multipart", resp{200: "data:any", 201: "data:any"}},
