@@ -40,8 +40,14 @@ func (b *browser) drag(from, to string, hovering func()) {
 	ctx, cancel := context.WithTimeout(b.ctx, guard)
 	defer cancel()
 	intercepted := chromedp.Events(ctx, input.DragIntercepted)
-	call := func(f func(ctx context.Context, t *chromedp.Target) error) chromedp.Action[chromedp.Void] { return chromedp.Func(f) }
-	left := func(p *input.DispatchMouseEventParams) { p.Button = input.MouseButtonLeft; p.Buttons = 1; p.ClickCount = 1 }
+	call := func(f func(ctx context.Context, t *chromedp.Target) error) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(f)
+	}
+	left := func(p *input.DispatchMouseEventParams) {
+		p.Button = input.MouseButtonLeft
+		p.Buttons = 1
+		p.ClickCount = 1
+	}
 	err := chromedp.Do(ctx,
 		call(func(ctx context.Context, t *chromedp.Target) error {
 			_, err := cdp.Call(ctx, t, input.SetInterceptDrags, input.SetInterceptDragsParams{Enabled: true})
