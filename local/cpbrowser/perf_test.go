@@ -49,10 +49,10 @@ func TestTimings(t *testing.T) {
 	// Where that time went: the document, then each request (start and end, ms from navigation).
 	t.Logf("  breakdown: %s", eval[string](br, `(() => {
 		const nav = performance.getEntriesByType('navigation')[0];
-		const parts = [` + "`" + `document ${Math.round(nav.responseEnd)}, DOMContentLoaded ${Math.round(nav.domContentLoadedEventEnd)}` + "`" + `];
+		const parts = ['document ' + Math.round(nav.responseEnd) + ', DOMContentLoaded ' + Math.round(nav.domContentLoadedEventEnd)];
 		for (const r of performance.getEntriesByType('resource')) {
 			const u = new URL(r.name);
-			parts.push(` + "`" + `${u.pathname.replace(/^\/cp\/assets\/|^\/api/, '')}${u.search} ${Math.round(r.startTime)}–${Math.round(r.responseEnd)}` + "`" + `);
+			parts.push(u.pathname.replace(/^\/cp\/assets\/|^\/api/, '') + u.search + ' ' + Math.round(r.startTime) + '–' + Math.round(r.responseEnd));
 		}
 		return parts.join('; ');
 	})()`))

@@ -299,7 +299,7 @@ async function sessionsPanel(section, who) {
     h('p', { class: 'muted' }, self ? 'Where you are signed in. End a session you do not recognise, then change your password.' : 'Where this user is signed in.'),
     note,
     rows.length ? h('div', { class: 'scroll' }, h('table', { 'aria-labelledby': 'sessions-title' },
-      h('thead', {}, h('tr', {}, ['Device', 'Address', 'Signed in', 'Last seen', 'Expires', ''].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, rows)))
+      h('thead', {}, h('tr', {}, ['Device', 'Address', 'Signed in', 'Last seen', 'Expires'].map((t) => h('th', { scope: 'col' }, t)), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))), h('tbody', {}, rows)))
       : message('muted', 'No active sessions.'),
     others ? h('div', { class: 'actions' }, h('button', {
       type: 'button', class: 'secondary', onclick: async () => {
@@ -354,7 +354,7 @@ export async function hooks(ctx, view, flash = null) {
   show(view, h('h1', {}, 'Validation hooks'),
     h('p', { class: 'muted' }, 'WebAssembly modules that blueprint rules call as hook:<name>. Each upload is checked (size, structure, imports, a smoke call) before it is stored.'),
     note,
-    rows.length ? h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Name', 'Size', 'SHA-256', 'Uploaded by', 'Uploaded', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows)))
+    rows.length ? h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Name', 'Size', 'SHA-256', 'Uploaded by', 'Uploaded'].map((t) => h('th', {}, t)), h('th', {}, h('span', { class: 'sr-only' }, 'Actions')))), h('tbody', {}, rows)))
       : message('muted', 'No hooks installed.'),
     upload);
 }
