@@ -73,6 +73,13 @@ type Session struct {
 	UserID    string    // the user the session authenticates
 	CreatedAt time.Time // zero for files written by other systems
 	ExpiresAt time.Time
+	// UserAgent and Address describe the client that signed in (see [Client]); empty for
+	// sessions created without them.
+	UserAgent string
+	Address   string
+	// LastSeen is when this process last validated the session, to the minute; zero when it has
+	// not since it started. It is kept in memory only, so a request never writes a file.
+	LastSeen time.Time
 
 	expiresISO string // ExpiresAt formatted once, not on every request
 }
@@ -100,6 +107,8 @@ type file struct {
 	UserID    string `json:"userId"`
 	ExpiresAt string `json:"expiresAt"`
 	CreatedAt string `json:"createdAt,omitempty"`
+	UserAgent string `json:"userAgent,omitempty"`
+	Address   string `json:"address,omitempty"`
 }
 
 // Options configure a [Store].
@@ -137,6 +146,7 @@ type owned struct {
 type cached struct {
 	s       Session
 	checked time.Time
+	seen    atomic.Int64 // unix seconds of the last validation, updated at most once a minute
 }
 
 // Store is the file session store. It is safe for concurrent use; Close stops its sweep.
@@ -313,6 +323,12 @@ func (s *Store) ensureDir() error {
 
 // Create starts a session for userID and returns its token (32 random bytes, hex).
 func (s *Store) Create(ctx context.Context, userID string) (Token, Session, error) {
+	return s.CreateFor(ctx, userID, Client{})
+}
+
+// CreateFor is [Store.Create] noting the client that signed in, so that the user can tell
+// their sessions apart.
+func (s *Store) CreateFor(ctx context.Context, userID string, client Client) (Token, Session, error) {
 	const op = "sessions.Create"
 	if err := s.readOnly(op); err != nil {
 		return "", Session{}, err
@@ -335,9 +351,12 @@ func (s *Store) Create(ctx context.Context, userID string) (Token, Session, erro
 		UserID:    userID,
 		CreatedAt: now.Truncate(time.Millisecond),
 		ExpiresAt: now.Add(s.opts.Duration).Truncate(time.Millisecond),
+		UserAgent: clip(client.UserAgent, maxUserAgent),
+		Address:   clip(client.Address, maxAddress),
 	}
 	sess.expiresISO = sess.ExpiresAt.Format(TimeFormat)
-	body, err := json.MarshalIndent(file{ID: sess.ID, UserID: userID, ExpiresAt: sess.expiresISO, CreatedAt: sess.CreatedAt.Format(TimeFormat)}, "", "  ")
+	body, err := json.MarshalIndent(file{ID: sess.ID, UserID: userID, ExpiresAt: sess.expiresISO, CreatedAt: sess.CreatedAt.Format(TimeFormat),
+		UserAgent: sess.UserAgent, Address: sess.Address}, "", "  ")
 	if err != nil {
 		return "", Session{}, content.Internalf(op, "", err)
 	}
@@ -458,7 +477,9 @@ func (s *Store) put(sess Session, now time.Time) {
 	if sess.expiresISO == "" {
 		sess.expiresISO = sess.ExpiresAt.UTC().Format(TimeFormat)
 	}
-	s.cache[digestOf(sess.Hash)] = &cached{s: sess, checked: now}
+	c := &cached{s: sess, checked: now}
+	c.seen.Store(now.Unix())
+	s.cache[digestOf(sess.Hash)] = c
 }
 
 // Validate returns the session of token. A missing, malformed or expired session is an
@@ -482,6 +503,10 @@ func (s *Store) Validate(ctx context.Context, token string) (Session, error) {
 	epoch := s.epoch
 	s.mu.RUnlock()
 	if ok {
+		// Last seen moves at most once a minute, so most requests only read the atomic.
+		if at := now.Unix(); at-c.seen.Load() >= 60 {
+			c.seen.Store(at)
+		}
 		hash := sess.Hash
 		if !now.Before(sess.ExpiresAt) {
 			s.forget(hash)
@@ -572,7 +597,7 @@ func parse(b []byte) (Session, error) {
 	if err != nil {
 		return Session{}, fmt.Errorf("%w: expiresAt: %v", errMalformed, err)
 	}
-	sess := Session{ID: f.ID, UserID: f.UserID, ExpiresAt: exp}
+	sess := Session{ID: f.ID, UserID: f.UserID, ExpiresAt: exp, UserAgent: f.UserAgent, Address: f.Address}
 	if f.CreatedAt != "" {
 		sess.CreatedAt, _ = parseTime(f.CreatedAt) // optional; a bad value only loses the field
 	}
@@ -635,6 +660,12 @@ func (s *Store) Destroy(ctx context.Context, token string) error {
 // RevokeUser ends every session of userID (password change, deletion, role or email change)
 // and returns how many files it removed.
 func (s *Store) RevokeUser(ctx context.Context, userID string) (int, error) {
+	return s.RevokeUserExcept(ctx, userID, "")
+}
+
+// RevokeUserExcept ends every session of userID but the one whose hash is keep ("sign out
+// everywhere else"; "" keeps none) and returns how many files it removed.
+func (s *Store) RevokeUserExcept(ctx context.Context, userID, keep string) (int, error) {
 	const op = "sessions.RevokeUser"
 	if err := s.readOnly(op); err != nil {
 		return 0, err
@@ -645,19 +676,25 @@ func (s *Store) RevokeUser(ctx context.Context, userID string) (int, error) {
 	// and again at the end, for validations that read a file before it was removed.
 	s.forgetUser(userID)
 	defer s.forgetUser(userID)
-	defer s.untrack(userID)
-	n := 0
+	var removed []string
+	defer func() {
+		if keep == "" {
+			s.untrack(userID)
+		} else {
+			s.untrack("", removed...)
+		}
+	}()
 	err := s.scan(ctx, func(hash string, sess Session, err error) error {
-		if err != nil || sess.UserID != userID {
+		if err != nil || sess.UserID != userID || hash == keep {
 			return nil // malformed files are the sweep's business
 		}
 		if err := s.remove(hash); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return content.Internalf(op, s.filePath(hash), err)
 		}
-		n++
+		removed = append(removed, hash)
 		return nil
 	})
-	return n, err
+	return len(removed), err
 }
 
 // forgetUser drops the cached sessions of a user.

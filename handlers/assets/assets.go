@@ -4,6 +4,7 @@
 //	POST   /api/assets                  assets:create  multipart upload; 201 {"data":Asset}
 //	POST   /api/assets/upload           assets:create  the same (Madori's path)
 //	GET    /api/assets/meta?path=<p>    assets:view    {"data":Asset} with all its metadata
+//	GET    /api/assets/usage?path=<p>   assets:view    {"data":Usage}: entries, globals, terms using it
 //	PUT    /api/assets/meta?path=<p>    assets:edit    {"alt":...} replaces the metadata sidecar
 //	POST   /api/assets/move             assets:edit    {"from","to"}; {"data":Asset}
 //	DELETE /api/assets?path=<p>         assets:delete  {"data":{"path","deleted":true}}
@@ -62,6 +63,9 @@ type Store interface {
 	// CreateAssetFolder creates a folder and reports whether it is new; a file in the way is a
 	// Conflict error.
 	CreateAssetFolder(p string) (bool, error)
+	// AssetUsage lists the entries, globals and terms that refer to the file at p (served under
+	// urlPrefix), at most limit, and whether there were more.
+	AssetUsage(p, urlPrefix string, limit int) ([]content.AssetUse, bool, error)
 }
 
 // Deps are the inputs of the group.
@@ -125,6 +129,7 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("DELETE /api/assets", a.remove)
 	rt.HandleFunc("POST /api/assets/upload", a.upload)
 	rt.HandleFunc("GET /api/assets/meta", a.meta)
+	rt.HandleFunc("GET /api/assets/usage", a.usage)
 	rt.HandleFunc("PUT /api/assets/meta", a.saveMeta)
 	rt.HandleFunc("POST /api/assets/move", a.move)
 	rt.HandleFunc("POST /api/assets/folders", a.folder)

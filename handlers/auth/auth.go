@@ -36,8 +36,8 @@ type CredentialValidator interface {
 
 // SessionStore is what login and logout need of the session store (the "store" contract).
 type SessionStore interface {
-	// Create starts a session for the user and returns its token.
-	Create(ctx context.Context, userID string) (sessions.Token, sessions.Session, error)
+	// CreateFor starts a session for the user, noting the client, and returns its token.
+	CreateFor(ctx context.Context, userID string, client sessions.Client) (sessions.Token, sessions.Session, error)
 	// Destroy ends the session of a token; an unknown token is not an error.
 	Destroy(ctx context.Context, token string) error
 }

@@ -68,7 +68,7 @@ func (a *api) login(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tok, sess, err := a.Sessions.Create(r.Context(), u.ID)
+	tok, sess, err := a.Sessions.CreateFor(r.Context(), u.ID, authn.Client(r))
 	if err != nil {
 		return err
 	}

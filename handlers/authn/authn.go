@@ -15,6 +15,7 @@ import (
 
 	"cms/content/access"
 	"cms/content/sessions"
+	"cms/handlers/web"
 )
 
 // CookieName is the session cookie of browser clients.
@@ -68,4 +69,10 @@ func SessionCookie(token string, expires time.Time, secure bool) *http.Cookie {
 func ClearCookie(secure bool) *http.Cookie {
 	return &http.Cookie{Name: CookieName, Value: "", Path: "/", Expires: time.Unix(0, 0).UTC(), MaxAge: -1,
 		HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
+}
+
+// Client describes the caller for a new session: its User-Agent and client address, so that
+// users can tell their sessions apart.
+func Client(r *http.Request) sessions.Client {
+	return sessions.Client{UserAgent: r.UserAgent(), Address: web.ClientAddress(r)}
 }

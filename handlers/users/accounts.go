@@ -314,7 +314,7 @@ func (a *api) revoke(w http.ResponseWriter, r *http.Request, p *access.Principal
 	if !self {
 		return "", "", nil
 	}
-	tok, sess, err := a.Sessions.Create(r.Context(), userID)
+	tok, sess, err := a.Sessions.CreateFor(r.Context(), userID, authn.Client(r))
 	if err != nil {
 		return "", "", err
 	}

@@ -8,6 +8,9 @@
 //	PUT    /api/users/{id}              update a user                   users:edit (self: email, name, theme)
 //	DELETE /api/users/{id}              delete a user (not oneself)     users:delete
 //	POST   /api/users/{id}/password     change a password               self with the current one, or users:edit
+//	GET    /api/users/{id}/sessions     live sessions (no tokens)       self, or users:edit
+//	DELETE /api/users/{id}/sessions     end them all (self: all others) self, or users:edit
+//	DELETE /api/users/{id}/sessions/{sid} end one session               self, or users:edit
 //	GET    /api/roles[/{handle}]        list roles / one role           users:view
 //	POST   /api/roles                   create a role                   users:edit
 //	PUT    /api/roles/{handle}          update a role (not admin)       users:edit
@@ -82,10 +85,16 @@ type Store interface {
 
 // Sessions is the part of the session store the group uses.
 type Sessions interface {
-	// Create starts a session for a user and returns its token.
-	Create(ctx context.Context, userID string) (sessions.Token, sessions.Session, error)
+	// CreateFor starts a session for a user, noting the client, and returns its token.
+	CreateFor(ctx context.Context, userID string, client sessions.Client) (sessions.Token, sessions.Session, error)
 	// RevokeUser ends every session of a user.
 	RevokeUser(ctx context.Context, userID string) (int, error)
+	// RevokeUserExcept ends every session of a user but the one whose hash is keep.
+	RevokeUserExcept(ctx context.Context, userID, keep string) (int, error)
+	// List returns the live sessions of a user, newest first.
+	List(ctx context.Context, userID string) ([]sessions.Session, error)
+	// RevokeID ends one session of a user by its public id; NotFound when the user has none such.
+	RevokeID(ctx context.Context, userID, id string) (sessions.Session, error)
 	// LastLogin reports the user's last login seen by this process, if any.
 	LastLogin(userID string) (time.Time, bool)
 }
@@ -158,6 +167,9 @@ func New(d Deps) (http.Handler, error) {
 	rt.HandleFunc("PUT /api/users/{id}", a.update)
 	rt.HandleFunc("DELETE /api/users/{id}", a.delete)
 	rt.HandleFunc("POST /api/users/{id}/password", a.changePassword)
+	rt.HandleFunc("GET /api/users/{id}/sessions", a.listSessions)
+	rt.HandleFunc("DELETE /api/users/{id}/sessions", a.revokeSessions)
+	rt.HandleFunc("DELETE /api/users/{id}/sessions/{sid}", a.revokeSession)
 	rt.NotFound("/api/users/")
 	rt.HandleFunc("GET /api/roles", a.listRoles)
 	rt.HandleFunc("POST /api/roles", a.createRole)

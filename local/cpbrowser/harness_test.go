@@ -129,6 +129,8 @@ type browser struct {
 	dialogs  []string // substrings of dialog messages a step expects
 	// dialogsSeen are the messages of every dialog so far.
 	dialogsSeen []string
+	// axeSource is axe.min.js, "" when axe-core is not installed (axe.go).
+	axeSource string
 }
 
 // newBrowser starts Chromium, or skips (fails in CI) when there is none.
@@ -152,7 +154,7 @@ func newBrowser(t *testing.T) *browser {
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	t.Cleanup(func() { cancel(); cancelAlloc() })
-	b := &browser{t: t, ctx: ctx, shots: os.Getenv("CMS_ARTIFACTS")}
+	b := &browser{t: t, ctx: ctx, shots: os.Getenv("CMS_ARTIFACTS"), axeSource: axeSource(t)}
 	if b.shots == "" {
 		b.shots = t.TempDir()
 		t.Logf("screenshots go to %s (removed after the test; set CMS_ARTIFACTS to keep them)", b.shots)
@@ -304,13 +306,17 @@ func (b *browser) waitJSFor(js string, limit time.Duration) {
 	}
 }
 
-// shot saves a full-page screenshot named after the screen, and runs the accessibility check
-// on it (testdata/a11y.js: names, ARIA references, one h1, contrast AA).
+// shot saves a full-page screenshot named after the screen, and runs the accessibility checks
+// on it: testdata/a11y.js (names, ARIA references, one h1, contrast AA) and axe-core (axe.go)
+// when it is installed.
 func (b *browser) shot(name string) {
 	b.t.Helper()
 	if name != "failure" {
 		for _, p := range eval[[]string](b, a11yScript) {
 			b.t.Errorf("accessibility (%s): %s", name, p)
+		}
+		for _, p := range b.axe() {
+			b.t.Errorf("axe-core (%s): %s", name, p)
 		}
 	}
 	ctx, cancel := context.WithTimeout(b.ctx, guard)

@@ -107,10 +107,12 @@ export async function users(ctx, view, id) {
       }
     });
   }
+  const sessions = !isNew && (id === ctx.me.id || ctx.can('users', 'edit')) ? h('section', { class: 'sessions-panel' }) : null;
   show(view, h('p', { class: 'crumbs' }, ctx.link(ctx.url('/users'), 'Users'), ' / ', isNew ? 'New user' : u.id),
     h('h1', {}, isNew ? 'New user' : u.name || u.id),
     isNew ? null : h('p', { class: 'muted' }, `Created ${when(u.createdAt)} · last sign-in ${u.lastLogin ? when(u.lastLogin) : 'never'}`),
-    form, pw);
+    form, pw, sessions);
+  if (sessions) await sessionsPanel(sessions, id === ctx.me.id ? 'me' : id);
 
   async function remove() {
     if (!confirm(`Delete the user ${u.name || u.id}? They are signed out at once.`)) return;
@@ -250,7 +252,64 @@ export async function account(ctx, view) {
       fail(err, pnote, p);
     }
   });
-  show(view, h('h1', {}, 'Your account'), h('p', { class: 'muted' }, `Roles: ${(me.roles ?? []).join(', ') || 'none'}`), form, pw);
+  const sessions = h('section', { class: 'sessions-panel' });
+  show(view, h('h1', {}, 'Your account'), h('p', { class: 'muted' }, `Roles: ${(me.roles ?? []).join(', ') || 'none'}`), form, pw, sessions);
+  await sessionsPanel(sessions, 'me');
+}
+
+/** device names the browser and system of a User-Agent string in a few words ("Firefox on
+ * Linux"), or returns it unchanged when it is not a browser's. */
+export function device(ua) {
+  if (!ua) return 'Unknown device';
+  const browser = [[/Edg\//, 'Edge'], [/OPR\//, 'Opera'], [/Firefox\//, 'Firefox'], [/(Chrome|Chromium|HeadlessChrome)\//, 'Chrome'], [/Safari\//, 'Safari']].find(([re]) => re.test(ua))?.[1];
+  const os = [[/Android/, 'Android'], [/iPhone|iPad|iOS/, 'iOS'], [/Windows/, 'Windows'], [/Mac OS X|Macintosh/, 'macOS'], [/CrOS/, 'ChromeOS'], [/Linux/, 'Linux']].find(([re]) => re.test(ua))?.[1];
+  return browser ? (os ? `${browser} on ${os}` : browser) : ua;
+}
+
+/** sessionsPanel fills section with a user's live sessions ("me" for the caller's own): when each
+ * began and was last seen, from which browser and address, the current one marked, and buttons
+ * that end one or all the others. */
+async function sessionsPanel(section, who) {
+  const path = `/users/${enc(who)}/sessions`;
+  const note = h('div', { class: 'notice', role: 'status' });
+  let list;
+  try {
+    list = (await api('GET', path)).body.data ?? [];
+  } catch (err) {
+    return show(section, h('h2', {}, 'Sessions'), message('error', describe(err)));
+  }
+  const self = who === 'me';
+  const redraw = async (text) => {
+    await sessionsPanel(section, who);
+    show(section.querySelector('.notice'), message('ok', text));
+    section.querySelector('h2').focus();
+  };
+  const end = (s) => h('button', {
+    type: 'button', class: 'secondary danger-text', 'aria-label': `End the session of ${device(s.userAgent)} signed in ${when(s.createdAt)}`,
+    onclick: async () => {
+      try { await api('DELETE', `${path}/${enc(s.id)}`); await redraw(`Ended the session of ${device(s.userAgent)}.`); } catch (err) { show(note, message('error', describe(err))); }
+    },
+  }, 'End session');
+  const others = list.filter((s) => !s.current).length;
+  const rows = list.map((s) => h('tr', { 'data-session': s.id, class: s.current ? 'current' : null },
+    h('td', {}, h('span', { title: s.userAgent ?? '' }, device(s.userAgent)), s.current ? [' ', h('strong', { class: 'badge' }, 'This session')] : null),
+    h('td', {}, s.address ?? ''), h('td', {}, s.createdAt ? when(s.createdAt) : 'unknown'), h('td', {}, s.lastSeenAt ? when(s.lastSeenAt) : '–'),
+    h('td', {}, when(s.expiresAt)), h('td', {}, s.current ? null : end(s))));
+  show(section, h('h2', { tabindex: '-1', id: 'sessions-title' }, 'Sessions'),
+    h('p', { class: 'muted' }, self ? 'Where you are signed in. End a session you do not recognise, then change your password.' : 'Where this user is signed in.'),
+    note,
+    rows.length ? h('div', { class: 'scroll' }, h('table', { 'aria-labelledby': 'sessions-title' },
+      h('thead', {}, h('tr', {}, ['Device', 'Address', 'Signed in', 'Last seen', 'Expires'].map((t) => h('th', { scope: 'col' }, t)), h('th', { scope: 'col' }, h('span', { class: 'sr-only' }, 'Actions')))), h('tbody', {}, rows)))
+      : message('muted', 'No active sessions.'),
+    others ? h('div', { class: 'actions' }, h('button', {
+      type: 'button', class: 'secondary', onclick: async () => {
+        if (!confirm(self ? 'Sign out of every other session?' : 'End every session of this user?')) return;
+        try {
+          const n = (await api('DELETE', path)).body.data?.revoked ?? 0;
+          await redraw(`Ended ${n} session${n === 1 ? '' : 's'}.`);
+        } catch (err) { show(note, message('error', describe(err))); }
+      },
+    }, self ? 'Sign out everywhere else' : 'End all sessions')) : null);
 }
 
 /** hooks lists the installed WebAssembly hooks and uploads one; the server checks it first. */
@@ -295,7 +354,7 @@ export async function hooks(ctx, view, flash = null) {
   show(view, h('h1', {}, 'Validation hooks'),
     h('p', { class: 'muted' }, 'WebAssembly modules that blueprint rules call as hook:<name>. Each upload is checked (size, structure, imports, a smoke call) before it is stored.'),
     note,
-    rows.length ? h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Name', 'Size', 'SHA-256', 'Uploaded by', 'Uploaded', ''].map((t) => h('th', {}, t)))), h('tbody', {}, rows)))
+    rows.length ? h('div', { class: 'scroll' }, h('table', {}, h('thead', {}, h('tr', {}, ['Name', 'Size', 'SHA-256', 'Uploaded by', 'Uploaded'].map((t) => h('th', {}, t)), h('th', {}, h('span', { class: 'sr-only' }, 'Actions')))), h('tbody', {}, rows)))
       : message('muted', 'No hooks installed.'),
     upload);
 }

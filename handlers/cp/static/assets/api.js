@@ -46,7 +46,27 @@ export function takeNext() {
  * type), headers, and login401 (false keeps a 401 as an error instead of leaving for the sign-in
  * page). Failures reject with an ApiError.
  */
-export async function api(method, path, { json, form, raw, headers = {}, login401 = true } = {}) {
+export function api(method, path, opts = {}) {
+  const early = method === 'GET' && !opts.headers ? started.get(path) : undefined;
+  if (early) {
+    started.delete(path);
+    return early;
+  }
+  return call(method, path, opts);
+}
+
+/** started holds GETs begun early (prefetch), each taken by the first api call asking for it. */
+const started = new Map();
+
+/** prefetch starts a GET the first screen is about to make, so that it runs alongside the
+ * start-up requests instead of after them. */
+export function prefetch(path) {
+  const p = call('GET', path, {});
+  p.catch(() => {}); // a failure reaches whoever takes the request; none is unhandled here
+  started.set(path, p);
+}
+
+async function call(method, path, { json, form, raw, headers = {}, login401 = true } = {}) {
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
   if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';

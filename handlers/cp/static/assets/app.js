@@ -1,7 +1,7 @@
 // app.js: the Control Panel shell. It loads the signed-in user and what they may do, draws the
 // sidebar, and routes paths under the CP to views (History API; the server answers every CP path
 // with this page).
-import { api, cpPath, describe, toLogin } from './api.js';
+import { api, cpPath, describe, prefetch, toLogin } from './api.js';
 import { h, message, show, when } from './dom.js';
 import * as entries from './entries.js';
 import * as globals from './globals.js';
@@ -237,6 +237,12 @@ async function route() {
 }
 
 async function start() {
+  // A list page's entries do not depend on who is signed in: ask for them now, alongside the
+  // user and their capabilities, rather than after.
+  const seg = location.pathname.slice(cpPath.length).split('/').filter(Boolean);
+  if (location.pathname.startsWith(`${cpPath}/`) && seg[0] === 'entries' && seg.length === 2) {
+    prefetch(entries.listPath(decodeURIComponent(seg[1]), new URLSearchParams(location.search)));
+  }
   try {
     const [me, caps] = await Promise.all([api('GET', '/users/me'), api('GET', '/users/capabilities')]);
     ctx.me = me.body.data;

@@ -9,19 +9,32 @@ const pageSize = 20;
 const enc = encodeURIComponent;
 const sorts = [['', 'Default order'], ['-updatedAt', 'Recently updated'], ['title', 'Title A–Z'], ['-title', 'Title Z–A'], ['-createdAt', 'Newest'], ['createdAt', 'Oldest']];
 
-/** list draws one page of a collection's entries. A search asks the server's full-text index
- * (titles and bodies, drafts included, best match first), so it has no sort of its own. */
-export async function list(ctx, view, collection, q, flash = '') {
+/** listQuery reads a list page's address: its status filter, search, sort and offset. */
+function listQuery(q) {
   const status = ['published', 'draft'].includes(q.get('status')) ? q.get('status') : '';
   const search = (q.get('q') ?? '').trim();
   const sort = !search && sorts.some(([v]) => v === q.get('sort')) ? q.get('sort') : '';
   const offset = Math.max(0, Number.parseInt(q.get('offset') ?? '0', 10) || 0);
-  const base = ctx.url(`/entries/${enc(collection)}`);
-  const params = new URLSearchParams({ limit: String(pageSize), offset: String(offset) });
+  return { status, search, sort, offset };
+}
+
+/** listPath is the API request of a list page. It asks only for the columns shown, which the
+ * server answers from its index without reading the entries' files. */
+export function listPath(collection, q) {
+  const { status, search, sort, offset } = listQuery(q);
+  const params = new URLSearchParams({ limit: String(pageSize), offset: String(offset), fields: 'slug,title,status,updatedAt' });
   if (search) params.set('q', search);
   if (status) params.set('status', status);
   if (sort) params.set('sort', sort);
-  const { body } = await api('GET', `/entries/${enc(collection)}?${params}`);
+  return `/entries/${enc(collection)}?${params}`;
+}
+
+/** list draws one page of a collection's entries. A search asks the server's full-text index
+ * (titles and bodies, drafts included, best match first), so it has no sort of its own. */
+export async function list(ctx, view, collection, q, flash = '') {
+  const { status, search, sort, offset } = listQuery(q);
+  const base = ctx.url(`/entries/${enc(collection)}`);
+  const { body } = await api('GET', listPath(collection, q));
   const rowsData = body.data;
   const total = body.meta?.total ?? body.data.length;
   const title = ctx.collections.find((c) => c.handle === collection)?.title || collection;

@@ -1,6 +1,6 @@
 // media.js: the asset library: a grid of folders and files with thumbnails, uploads by drag and
 // drop or file picker with progress, a new folder, and a file's details: alt text, move or
-// rename, delete.
+// rename, where it is used, delete (warning with that list).
 import { ApiError, api, apiPath, describe } from './api.js';
 import { h, message, show, when } from './dom.js';
 
@@ -49,6 +49,44 @@ function upload(file, dir, overwrite, onProgress) {
   });
 }
 
+/** useLabel names a document that uses an asset, for a link or a sentence. */
+function useLabel(u) {
+  const kind = { entry: 'Entry', global: 'Global', term: 'Term' }[u.kind] ?? u.kind;
+  const where = u.collection || u.taxonomy;
+  return `${kind} “${u.title || u.slug || u.handle}”${where ? ` (${where})` : ''}${u.status === 'draft' ? ', draft' : ''}`;
+}
+
+function useURL(ctx, u) {
+  if (u.kind === 'entry') return ctx.url(`/entries/${enc(u.collection)}/${enc(u.slug)}`);
+  if (u.kind === 'global') return ctx.url(`/globals/${enc(u.handle)}`);
+  return ctx.url(`/taxonomies/${enc(u.taxonomy)}/${enc(u.slug)}`);
+}
+
+/** usedIn lists the entries, globals and terms that use the file, each a link to its editor,
+ * with the fields that hold it. */
+function usedIn(ctx, usage) {
+  if (!usage) return h('section', { class: 'usage' }, h('h3', {}, 'Used in'), message('muted', 'Could not find out where this file is used.'));
+  const uses = usage.uses ?? [];
+  const more = [];
+  if (usage.hidden) more.push(`and ${usage.hidden} more you may not view`);
+  if (usage.truncated) more.push('and possibly more (the list stops at its limit)');
+  return h('section', { class: 'usage', 'aria-labelledby': 'usage-title' }, h('h3', { id: 'usage-title' }, 'Used in'),
+    uses.length ? h('ul', { class: 'plain' }, uses.map((u) => h('li', {}, ctx.link(useURL(ctx, u), useLabel(u)),
+      h('span', { class: 'muted' }, ` · ${(u.fields ?? []).join(', ')}`)))) : null,
+    !uses.length && !usage.hidden ? message('muted', 'Not used by any entry, global or term.') : null,
+    more.length ? message('muted', `${uses.length ? '' : 'Used '}${more.join(', ')}.`) : null);
+}
+
+/** deleteQuestion asks before a delete, naming what uses the file. */
+function deleteQuestion(name, usage) {
+  const uses = usage?.uses ?? [];
+  const n = uses.length + (usage?.hidden ?? 0);
+  if (!n) return `Delete ${name}?${usage ? '' : ' Pages that show it will lose it.'}`;
+  const list = uses.slice(0, 10).map((u) => `• ${useLabel(u)}`);
+  if (n > list.length) list.push(`• and ${n - list.length} more`);
+  return `${name} is used in ${n} place${n === 1 ? '' : 's'}:\n${list.join('\n')}\nThey will show a missing file. Delete it anyway?`;
+}
+
 export async function render(ctx, view, q, flash = '') {
   const dir = (q.get('directory') ?? '').replace(/^\/+|\/+$/g, '');
   const here = (d) => ctx.url(d ? `/media?${new URLSearchParams({ directory: d })}` : '/media');
@@ -72,7 +110,10 @@ export async function render(ctx, view, q, flash = '') {
     for (const t of view.querySelectorAll('.tile[aria-pressed]')) t.removeAttribute('aria-pressed');
     tile?.setAttribute('aria-pressed', 'true');
     let meta = a;
-    try { meta = (await api('GET', `/assets/meta?${new URLSearchParams({ path: a.path })}`)).body.data; } catch { /* the listing's facts will do */ }
+    const q = new URLSearchParams({ path: a.path });
+    const [m, u] = await Promise.allSettled([api('GET', `/assets/meta?${q}`), api('GET', `/assets/usage?${q}`)]);
+    if (m.status === 'fulfilled') meta = m.value.body.data; // else the listing's facts will do
+    const usage = u.status === 'fulfilled' ? u.value.body.data : null;
     const alt = h('input', { type: 'text', id: 'asset-alt', value: meta.alt ?? '' });
     const to = h('input', { type: 'text', id: 'asset-to', value: a.path, spellcheck: 'false' });
     const dnote = h('div', { class: 'notice', role: 'status' });
@@ -89,8 +130,9 @@ export async function render(ctx, view, q, flash = '') {
         ev.preventDefault();
         try { await api('POST', '/assets/move', { json: { from: a.path, to: to.value.trim() } }); await reload(`Moved to ${to.value.trim()}.`); } catch (err) { show(dnote, message('error', describe(err))); }
       } }, h('label', { for: 'asset-to' }, 'Move or rename to'), to, h('button', { type: 'submit', class: 'secondary' }, 'Move')) : null,
+      usedIn(ctx, usage),
       can('delete') ? h('button', { type: 'button', class: 'danger', onclick: async () => {
-        if (!confirm(`Delete ${a.filename}? Pages that show it will lose it.`)) return;
+        if (!confirm(deleteQuestion(a.filename, usage))) return;
         try { await api('DELETE', `/assets?${new URLSearchParams({ path: a.path })}`); await reload(`Deleted ${a.filename}.`); } catch (err) { show(dnote, message('error', describe(err))); }
       } }, 'Delete file') : null,
       dnote);

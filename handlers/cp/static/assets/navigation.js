@@ -85,14 +85,24 @@ export function move(items, path, op, maxDepth = null) {
   return { error: `Unknown move ${op}.` };
 }
 
+/** dropProblem says why the item at from cannot be dropped before the item at to (inside itself,
+ * or deeper than maxDepth allows), or returns '' when it can. Dragging asks it on every dragover,
+ * so a place the depth limit forbids never accepts the drop. */
+export function dropProblem(items, from, to, maxDepth = null) {
+  if (to.length >= from.length && from.every((x, k) => to[k] === x)) return 'An item cannot go inside itself.';
+  const item = siblings(items, from)[0][from[from.length - 1]];
+  if (maxDepth !== null && to.length - 1 + height(item) > maxDepth) {
+    return `${item.label || 'This item'} cannot go there: this navigation allows ${maxDepth} level${maxDepth === 1 ? '' : 's'} of nesting.`;
+  }
+  return '';
+}
+
 /** moveTo moves the item at from to just before the item at to (drag and drop), within the depth limit. */
 export function moveTo(items, from, to, maxDepth = null) {
-  if (to.length >= from.length && from.every((x, k) => to[k] === x)) return { error: 'An item cannot go inside itself.' };
+  const problem = dropProblem(items, from, to, maxDepth);
+  if (problem) return { error: problem };
   const [fl, fi] = siblings(items, from);
   const item = fl[fi];
-  if (maxDepth !== null && to.length - 1 + height(item) > maxDepth) {
-    return { error: `${item.label || 'This item'} cannot go there: this navigation allows ${maxDepth} level${maxDepth === 1 ? '' : 's'} of nesting.` };
-  }
   const target = siblings(items, to)[0][to[to.length - 1]];
   fl.splice(fi, 1);
   // Find the target again: removing the item may have shifted its index.
@@ -190,8 +200,22 @@ export async function render(ctx, view, handle) {
     const li = h('li', { class: 'nav-node' },
       h('div', { class: `nav-row${item === selected ? ' selected' : ''}`, draggable: canEdit ? 'true' : null,
         ondragstart: (ev) => { dragFrom = item; ev.dataTransfer.effectAllowed = 'move'; ev.dataTransfer.setData('text/plain', item.label ?? ''); },
-        ondragover: (ev) => { if (dragFrom && dragFrom !== item) { ev.preventDefault(); ev.currentTarget.classList.add('drop'); } },
-        ondragleave: (ev) => ev.currentTarget.classList.remove('drop'),
+        ondragover: (ev) => {
+          if (!dragFrom || dragFrom === item) return;
+          const problem = dropProblem(items, pathOf(dragFrom), pathOf(item), maxDepth);
+          if (problem) {
+            // Not preventing the default refuses the drop: the pointer shows it cannot go here.
+            ev.dataTransfer.dropEffect = 'none';
+            ev.currentTarget.classList.add('nodrop');
+            if (note.textContent !== problem) { show(note, message('error', problem)); say(problem); }
+            return;
+          }
+          ev.preventDefault();
+          ev.dataTransfer.dropEffect = 'move';
+          ev.currentTarget.classList.add('drop');
+        },
+        ondragleave: (ev) => ev.currentTarget.classList.remove('drop', 'nodrop'),
+        ondragend: () => { dragFrom = null; for (const r of treeEl.querySelectorAll('.drop, .nodrop')) r.classList.remove('drop', 'nodrop'); },
         ondrop: (ev) => {
           ev.preventDefault();
           if (!dragFrom || dragFrom === item) return;
