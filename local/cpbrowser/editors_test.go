@@ -90,6 +90,20 @@ func TestEditors(t *testing.T) {
 		t.Fatal("an entry without its required rich text was saved")
 	}
 
+	// The toolbar is one Tab stop whose arrow keys go round every button, Undo and Redo too
+	// while they have nothing to do.
+	b.run(chromedp.Focus(chromedp.CSS(f("story", `button[aria-label="Bold"]`))))
+	for range 12 {
+		b.run(chromedp.KeyEvent(kb.ArrowRight))
+	}
+	if got := eval[string](b, `document.activeElement.getAttribute('aria-label') + ' ' + document.activeElement.getAttribute('aria-disabled') + ' ' + document.activeElement.tabIndex`); got != "Redo true 0" {
+		t.Errorf("12 arrows right from Bold reach %q, want Redo (aria-disabled, the Tab stop)", got)
+	}
+	b.run(chromedp.KeyEvent(kb.ArrowRight))
+	if got := eval[string](b, `document.activeElement.getAttribute('aria-label')`); got != "Bold" {
+		t.Errorf("the arrow right from Redo reaches %q, want Bold", got)
+	}
+
 	// Rich text: a word, Bold on (the button says so), a bold word, Bold off, a bulleted list.
 	rt := f("story", ".rt-input")
 	bold := f("story", `button[aria-label="Bold"]`)

@@ -134,9 +134,12 @@ export function richTextEditor(o) {
     if (ev.key === 'Escape') { ev.preventDefault(); closeLink(); editor?.commands.focus(); }
   });
 
+  // Undo and Redo say when there is nothing to do with aria-disabled rather than disabled, so
+  // they keep their place in the toolbar's arrow-key order (and the one Tab stop never vanishes).
   const redraw = () => {
     for (const [b, name, active] of buttons) {
-      b.disabled = !editor || (name === 'Undo' && !editor.can().undo()) || (name === 'Redo' && !editor.can().redo());
+      b.disabled = !editor;
+      if (editor && (name === 'Undo' || name === 'Redo')) b.setAttribute('aria-disabled', String(!(name === 'Undo' ? editor.can().undo() : editor.can().redo())));
       if (active && editor) b.setAttribute('aria-pressed', editor.isActive(...active) ? 'true' : 'false');
     }
   };
