@@ -70,6 +70,9 @@ func TestEditors(t *testing.T) {
 	b.run(chromedp.Navigate(s.url + "/cp/entries/notes/_new"))
 	b.waitJS(`document.querySelector('[data-field="summary"] .md[data-editor="codemirror"]') && document.querySelector('[data-field="story"] .rt[data-editor="tiptap"]')`)
 	b.typeIn(`#f-title`, "Editors at work")
+	// For the record, not a bound: how long the first load of each bundle took on this machine.
+	t.Log(eval[string](b, `performance.getEntriesByType('resource').filter((e) => e.name.includes('/vendor/'))
+		.map((e) => e.name.replace(/.*\//, '') + ' ' + Math.round(e.duration) + ' ms, ' + e.encodedBodySize + ' bytes').join('; ')`))
 
 	// Markdown: text, the Bold button (a placeholder word, selected, typed over), Ctrl+I.
 	md := f("summary", ".cm-content")
