@@ -64,6 +64,21 @@ function apply(t, tool) {
   t.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
+/** roving gives a toolbar one Tab stop; the arrow keys move along its buttons, round the ends. */
+export function roving(bar) {
+  bar.addEventListener('keydown', (ev) => {
+    const bs = [...bar.querySelectorAll('button')];
+    const i = bs.indexOf(document.activeElement);
+    const d = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
+    if (i < 0 || !d) return;
+    ev.preventDefault();
+    bs[i].tabIndex = -1;
+    const n = bs[(i + d + bs.length) % bs.length];
+    n.tabIndex = 0;
+    n.focus();
+  });
+}
+
 // The CodeMirror bundle (vendor/codemirror.js, `make cp-bundle`), loaded once, on the first
 // screen that shows a Markdown editor, so the other screens stay small.
 let cm = null;
@@ -84,18 +99,7 @@ export function markdownEditor(o) {
   const bar = h('div', { role: 'toolbar', class: 'md-toolbar', 'aria-label': `Formatting for ${o.label}`, 'aria-controls': o.id },
     tools.map(([name, key, tool], i) => h('button', { type: 'button', class: 'icon', tabindex: i === 0 ? '0' : '-1', title: key ? `${name} (Ctrl+${key.toUpperCase()})` : name, 'aria-label': name,
       onclick: () => edit(tool), onmousedown: (ev) => ev.preventDefault() /* the focus stays in the text */ }, glyph[name])));
-  // Roving focus: one Tab stop for the toolbar, arrows move along it.
-  bar.addEventListener('keydown', (ev) => {
-    const bs = [...bar.querySelectorAll('button')];
-    const i = bs.indexOf(document.activeElement);
-    const d = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
-    if (i < 0 || !d) return;
-    ev.preventDefault();
-    bs[i].tabIndex = -1;
-    const n = bs[(i + d + bs.length) % bs.length];
-    n.tabIndex = 0;
-    n.focus();
-  });
+  roving(bar);
   t.addEventListener('keydown', (ev) => {
     if (!(ev.ctrlKey || ev.metaKey) || ev.altKey) return;
     const hit = tools.find(([, key]) => key && key === ev.key.toLowerCase());

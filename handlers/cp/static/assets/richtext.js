@@ -4,6 +4,7 @@
 // A value stored as a string (Markdown, from before) is shown formatted and is saved back as a
 // document only once edited, so opening and saving a form never rewrites it.
 import { h, show } from './dom.js';
+import { roving } from './markdown.js';
 
 let tt = null;
 const loadTiptap = () => (tt ??= import('./vendor/tiptap.js'));
@@ -59,7 +60,7 @@ async function startContent(v, preview) {
 const tools = [
   ['Bold', 'B', 'Ctrl+B', (c) => c.toggleBold(), ['bold']],
   ['Italic', 'I', 'Ctrl+I', (c) => c.toggleItalic(), ['italic']],
-  ['Strikethrough', 'S', 'Ctrl+Shift+X', (c) => c.toggleStrike(), ['strike']],
+  ['Strikethrough', 'S', 'Ctrl+Shift+S', (c) => c.toggleStrike(), ['strike']],
   ['Heading 2', 'H2', 'Ctrl+Alt+2', (c) => c.toggleHeading({ level: 2 }), ['heading', { level: 2 }]],
   ['Heading 3', 'H3', 'Ctrl+Alt+3', (c) => c.toggleHeading({ level: 3 }), ['heading', { level: 3 }]],
   ['Bulleted list', '•', 'Ctrl+Shift+8', (c) => c.toggleBulletList(), ['bulletList']],
@@ -92,17 +93,7 @@ export function richTextEditor(o) {
       buttons.push([b, name, active]);
       return b;
     }));
-  bar.addEventListener('keydown', (ev) => {
-    const bs = [...bar.querySelectorAll('button')];
-    const i = bs.indexOf(document.activeElement);
-    const d = { ArrowRight: 1, ArrowLeft: -1 }[ev.key];
-    if (i < 0 || !d) return;
-    ev.preventDefault();
-    bs[i].tabIndex = -1;
-    const n = bs[(i + d + bs.length) % bs.length];
-    n.tabIndex = 0;
-    n.focus();
-  });
+  roving(bar);
 
   // The link row: the address of the link at the selection, applied, or removed.
   const linkId = `${o.id}-link`;
