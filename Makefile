@@ -16,7 +16,7 @@ LAMBDA_ARCHITECTURE = $(if $(filter amd64,$(GOARCH_LAMBDA)),x86_64,$(GOARCH_LAMB
 LAMBDA_DIST ?= dist/lambda
 LAMBDA_GROUPS ?= $(patsubst runtime/lambda/%/main.go,%,$(wildcard runtime/lambda/*/main.go))
 
-.PHONY: help dev test build lint bench fuzz generate tidy lambda hooks
+.PHONY: help dev test build lint bench fuzz generate tidy lambda hooks cp-bundle
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -66,6 +66,9 @@ hooks: ## build the example validation hooks (wasmhooks/examples) into bin/hooks
 
 generate: ## run go generate
 	$(GO) generate ./...
+
+cp-bundle: ## rebuild the CP's editor bundles (handlers/cp/static/assets/vendor) with esbuild; needs npm, not needed by make dev
+	$(GO) run ./handlers/cp/internal/bundle
 
 tidy: ## tidy go.mod
 	$(GO) mod tidy

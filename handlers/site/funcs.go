@@ -10,6 +10,7 @@ import (
 
 	"cms/content"
 	"cms/content/markdown"
+	"cms/content/richtext"
 	"cms/handlers/web"
 )
 
@@ -114,6 +115,7 @@ func (s *site) funcs(st content.Site) template.FuncMap {
 		"terms":       f.terms,
 		"term":        f.term,
 		"markdown":    f.markdown,
+		"richtext":    f.richtext,
 		"asset":       f.asset,
 		"url":         f.url,
 		"absURL":      st.Absolute,
@@ -310,10 +312,26 @@ func (f *funcs) term(tax, slug string) *TermView {
 	return f.s.termView(f.site, t, term)
 }
 
-// markdown renders Markdown (raw HTML escaped unless markdown.allowHtml).
+// markdown renders Markdown (raw HTML escaped unless markdown.allowHtml). A rich-text document
+// (a tiptap field edited since it held Markdown) renders as richtext does.
 func (f *funcs) markdown(v any) (template.HTML, error) {
-	s, _ := v.(string)
+	s, ok := v.(string)
+	if !ok {
+		if richtext.IsDocument(v) {
+			return f.richtext(v)
+		}
+	}
 	html, err := f.s.Markdown.Render(s)
+	return template.HTML(html), err
+}
+
+// richtext renders a tiptap field: a rich-text document by allow-list (content/richtext), a
+// string holding none as Markdown (the field's older values, which the CP shows the same way).
+func (f *funcs) richtext(v any) (template.HTML, error) {
+	if s, ok := v.(string); ok && !richtext.IsDocument(s) {
+		return f.markdown(s)
+	}
+	html, err := richtext.Render(v)
 	return template.HTML(html), err
 }
 

@@ -101,10 +101,12 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 		t.Errorf("slugs made from the title = %q", got)
 	}
 	b.typeIn(f("subtitle", "input"), "Short")
-	b.typeIn(f("intro", "textarea"), "Some ")
+	// The Markdown (CodeMirror) and rich-text (tiptap) editors load on demand (editors_test.go).
+	b.waitJS(`document.querySelector('[data-field="intro"] .md[data-editor="codemirror"]') && document.querySelector('[data-field="rich"] .rt[data-editor="tiptap"]')`)
+	b.typeIn(f("intro", ".cm-content"), "Some ")
 	b.click(f("intro", `button[aria-label="Bold"]`)) // wraps a placeholder word in **
 	b.waitJS(`document.querySelector('[data-field="intro"] .md-preview strong')?.textContent === 'text'`)
-	b.typeIn(f("rich", "textarea"), "Rich words")
+	b.typeIn(f("rich", ".rt-input"), "Rich words")
 	b.setValue(f("count", "input"), "7")
 	b.click(f("featured", "input"))
 	b.waitJS(`!document.querySelector('[data-field="promo"]').hidden`)
@@ -134,7 +136,8 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	b.click(`[data-tab="builder"]`)
 	b.click(f("sections", ".add-set button:nth-child(1)"))
 	b.typeIn(f("sections", `.set:nth-child(1) [data-field="heading"] input`), "First set")
-	b.typeIn(f("sections", `.set:nth-child(1) [data-field="body"] textarea`), "Set body")
+	b.waitJS(`document.querySelector('[data-field="sections"] .set:nth-child(1) [data-field="body"] .md[data-editor="codemirror"]')`)
+	b.typeIn(f("sections", `.set:nth-child(1) [data-field="body"] .cm-content`), "Set body")
 	b.click(f("sections", ".add-set button:nth-child(2)"))
 	b.typeIn(f("sections", `.set:nth-child(2) [data-field="heading"] input`), "Second set")
 	b.click(f("rows", ".add-set button"))
@@ -155,15 +158,16 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 		t.Error("after saving, the page still says there are unsaved changes")
 	}
 	b.run(chromedp.Reload())
-	b.waitJS(`document.querySelector('[data-field="subtitle"] input')?.value === 'Short'`)
+	b.waitJS(`document.querySelector('[data-field="subtitle"] input')?.value === 'Short' && document.querySelector('[data-field="rich"] .rt[data-editor="tiptap"]') && document.querySelector('[data-field="intro"] .md[data-editor="codemirror"]')`)
 	b.shot("entry-saved")
 	got := eval[map[string]any](b, `(() => {
 		const q = (s) => document.querySelector(s);
 		const v = (h, s = 'input') => q('[data-field="' + h + '"] ' + s)?.value;
+		const text = (h, s) => q('[data-field="' + h + '"] ' + s)?.textContent;
 		const ticked = (h) => [...document.querySelectorAll('[data-field="' + h + '"] input[type=checkbox]:checked')].map((i) => i.value);
 		return {
-			title: q('#f-title').value, subtitle: v('subtitle'), ref_slug: v('ref_slug'), intro: v('intro', 'textarea'),
-			rich: v('rich', 'textarea'), count: v('count'), featured: q('[data-field="featured"] input').checked, promo: v('promo'),
+			title: q('#f-title').value, subtitle: v('subtitle'), ref_slug: v('ref_slug'), intro: text('intro', '.cm-content'),
+			rich: text('rich', '.rt-input'), count: v('count'), featured: q('[data-field="featured"] input').checked, promo: v('promo'),
 			mood: v('mood', 'select'), colours: ticked('colours'), published_on: v('published_on'),
 			cover: q('[data-field="cover"] .picked').textContent, related: q('[data-field="related"] .picked').textContent,
 			topics: ticked('topics'), sets: [...document.querySelectorAll('[data-field="sections"] .set')].map((s) => s.dataset.type),
@@ -192,7 +196,8 @@ func entryEveryType(t *testing.T, s *site, b *browser) {
 	// The file on disk holds the values in the stored shapes.
 	data := readEntry(t, s, "kitchen", "kitchen-sink")
 	wantData := map[string]any{
-		"subtitle": "Short", "ref_slug": "kitchen-sink", "intro": "Some **text**", "rich": "Rich words", "count": 7,
+		"subtitle": "Short", "ref_slug": "kitchen-sink", "intro": "Some **text**", "count": 7,
+		"rich":     map[string]any{"type": "doc", "content": []any{map[string]any{"type": "paragraph", "content": []any{map[string]any{"type": "text", "text": "Rich words"}}}}},
 		"featured": true, "promo": "Promo!", "mood": "busy", "colours": []any{"green", "blue"}, "published_on": "2026-05-04",
 		"cover": "cover-photo.png", "related": []any{"pages/about"}, "topics": []any{"news", "fresh-ideas"}, "settings_yaml": "a: 1\nb: [x, y]\n",
 		"snippet": `{"k": 1}`, "code_name": "ok_name", "secret": "kept", "rows": []any{map[string]any{"label": "Row one"}},

@@ -5,6 +5,7 @@
 import { api, describe } from './api.js';
 import { h, message, show } from './dom.js';
 import { markdownEditor } from './markdown.js';
+import { richTextEditor, visibleText } from './richtext.js';
 
 let seq = 0;
 const uid = (p) => `${p}-${++seq}`;
@@ -44,24 +45,28 @@ export function visible(def, values) {
   return true;
 }
 
-const textLike = new Set(['text', 'slug', 'markdown', 'code']);
+const textLike = new Set(['text', 'slug', 'markdown', 'code', 'tiptap']);
 
-/** check returns the messages the server's rules would give for one visible field's value. */
+/** check returns the messages the server's rules would give for one visible field's value. Rich
+ * text is measured by its visible text, in characters (code points), as the server does. */
 export function check(def, value) {
   const out = [];
   const rules = (def.validate ?? []).map((r) => { const i = String(r).indexOf(':'); return i < 0 ? [String(r), ''] : [String(r).slice(0, i), String(r).slice(i + 1)]; });
   const required = def.required === true || rules.some(([n]) => n === 'required');
-  if (isEmpty(value) || (def.type === 'toggle' && value === undefined)) {
+  const rich = def.type === 'tiptap' && !isEmpty(value) ? visibleText(value) : null;
+  if (isEmpty(value) || (def.type === 'toggle' && value === undefined) || (rich !== null && rich.trim() === '')) {
     if (required) out.push('This field is required');
     return out;
   }
   if (def.type === 'slug' && !/^[a-z0-9-]+$/.test(value)) out.push('Must contain only lowercase letters, numbers, and hyphens');
   if (def.type === 'number' && def.options?.integer === true && !Number.isInteger(value)) out.push('Must be a whole number');
+  if (rich !== null) value = rich;
   for (const [name, p] of rules) {
     const n = Number(p);
     if (textLike.has(def.type) && typeof value === 'string') {
-      if (name === 'min' && value.length < n) out.push(`Must be at least ${p} characters`);
-      if (name === 'max' && value.length > n) out.push(`Must be at most ${p} characters`);
+      const len = rich !== null ? [...value].length : value.length;
+      if (name === 'min' && len < n) out.push(`Must be at least ${p} characters`);
+      if (name === 'max' && len > n) out.push(`Must be at most ${p} characters`);
       if (name === 'email' && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)) out.push('Must be a valid email address');
       if (name === 'url') { try { new URL(value); } catch { out.push('Must be a valid URL'); } }
       if (name === 'regex') { try { if (!new RegExp(p).test(value)) out.push(`Must match pattern ${p}`); } catch { /* the server ignores a bad pattern */ } }
@@ -250,11 +255,9 @@ function widget(def, v, a) {
       return { el: m.el, get: () => (m.value() === '' && v === undefined ? undefined : m.value()), focus: m.focus };
     }
     case 'tiptap': {
-      // Rich text is stored as a string or a rich-text document; a string edits as Markdown, a
-      // document as JSON (see docs/cp.md).
-      if (v && typeof v === 'object') return jsonWidget(v, base, a.label);
-      const m = markdownEditor({ ...base, value: v ?? '', label: a.label, preview: a.opts.preview });
-      return { el: m.el, get: () => (m.value() === '' && v === undefined ? undefined : m.value()), focus: m.focus };
+      // Rich text edits in tiptap and is stored as its JSON document (see docs/cp.md).
+      const r = richTextEditor({ id: a.id, describedby: a.describedby, value: v, label: a.label, preview: a.opts.preview });
+      return { el: r.el, get: r.get, focus: r.focus };
     }
     case 'number': {
       const i = h('input', { ...base, type: 'number', step: o.integer === true ? '1' : 'any', inputmode: o.integer === true ? 'numeric' : 'decimal', value: v ?? '' });

@@ -1,7 +1,8 @@
-// markdown.js: the Markdown editor: a textarea with a toolbar and keyboard shortcuts, and a live
-// preview that the server renders exactly as the site does. The preview's HTML is copied into
-// the page through an allow-list of elements and attributes, never as markup, so even a site
-// that allows raw HTML in Markdown cannot run script or style in the Control Panel.
+// markdown.js: the Markdown editor: CodeMirror 6 (vendor/codemirror.js) with a toolbar and
+// keyboard shortcuts, and a live preview that the server renders exactly as the site does. The
+// preview's HTML is copied into the page through an allow-list of elements and attributes, never
+// as markup, so even a site that allows raw HTML in Markdown cannot run script or style in the
+// Control Panel.
 import { h, safeURL, show } from './dom.js';
 
 const allowed = new Set(['a', 'abbr', 'b', 'blockquote', 'br', 'caption', 'code', 'dd', 'del', 'details', 'div', 'dl', 'dt', 'em', 'figcaption', 'figure',
@@ -27,7 +28,8 @@ export function copyHTML(html) {
   return [...doc.body.childNodes].map(copy).filter(Boolean);
 }
 
-/** tools: label, shortcut key (with Ctrl/Cmd), and the edit: wrap the selection or prefix lines. */
+/** tools: label, shortcut key (with Ctrl/Cmd), and the edit: wrap the selection or prefix lines.
+ * apply makes the edit in the textarea; CodeMirror's editMarkdown makes the same edits. */
 const tools = [
   ['Bold', 'b', { wrap: '**' }],
   ['Italic', 'i', { wrap: '_' }],
@@ -62,16 +64,8 @@ function apply(t, tool) {
   t.dispatchEvent(new Event('input', { bubbles: true }));
 }
 
-/**
- * markdownEditor builds the editor. o: id, aria-describedby, value, label, preview (async
- * markdown → html, or null when the server offers none). Returns {el, value(), focus()}.
- */
-export function markdownEditor(o) {
-  const t = h('textarea', { id: o.id, 'aria-describedby': o['aria-describedby'], rows: 12, class: 'md-input', value: o.value ?? '' });
-  const bar = h('div', { role: 'toolbar', class: 'md-toolbar', 'aria-label': `Formatting for ${o.label}`, 'aria-controls': o.id },
-    tools.map(([name, key, tool], i) => h('button', { type: 'button', class: 'icon', tabindex: i === 0 ? '0' : '-1', title: key ? `${name} (Ctrl+${key.toUpperCase()})` : name, 'aria-label': name,
-      onclick: () => apply(t, tool) }, glyph[name])));
-  // Roving focus: one Tab stop for the toolbar, arrows move along it.
+/** roving gives a toolbar one Tab stop; the arrow keys move along its buttons, round the ends. */
+export function roving(bar) {
   bar.addEventListener('keydown', (ev) => {
     const bs = [...bar.querySelectorAll('button')];
     const i = bs.indexOf(document.activeElement);
@@ -83,6 +77,29 @@ export function markdownEditor(o) {
     n.tabIndex = 0;
     n.focus();
   });
+}
+
+// The CodeMirror bundle (vendor/codemirror.js, `make cp-bundle`), loaded once, on the first
+// screen that shows a Markdown editor, so the other screens stay small.
+let cm = null;
+const loadCodeMirror = () => (cm ??= import('./vendor/codemirror.js'));
+
+/**
+ * markdownEditor builds the editor: CodeMirror 6 once its bundle has loaded, a textarea until
+ * then (and for good if it cannot load). o: id, aria-describedby, value, label, preview (async
+ * markdown → html, or null when the server offers none). Returns {el, value(), focus(), ready}.
+ * Every change fires a bubbling input event, so forms see edits made by the toolbar too.
+ */
+export function markdownEditor(o) {
+  const t = h('textarea', { id: o.id, 'aria-describedby': o['aria-describedby'], rows: 12, class: 'md-input', value: o.value ?? '' });
+  let view = null; // the CodeMirror view, once mounted
+  const host = h('div', { class: 'md-host' }, t);
+  const changed = () => { host.dispatchEvent(new Event('input', { bubbles: true })); };
+  const edit = (tool) => (view ? cm.then((m) => m.editMarkdown(view, tool)) : apply(t, tool));
+  const bar = h('div', { role: 'toolbar', class: 'md-toolbar', 'aria-label': `Formatting for ${o.label}`, 'aria-controls': o.id },
+    tools.map(([name, key, tool], i) => h('button', { type: 'button', class: 'icon', tabindex: i === 0 ? '0' : '-1', title: key ? `${name} (Ctrl+${key.toUpperCase()})` : name, 'aria-label': name,
+      onclick: () => edit(tool), onmousedown: (ev) => ev.preventDefault() /* the focus stays in the text */ }, glyph[name])));
+  roving(bar);
   t.addEventListener('keydown', (ev) => {
     if (!(ev.ctrlKey || ev.metaKey) || ev.altKey) return;
     const hit = tools.find(([, key]) => key && key === ev.key.toLowerCase());
@@ -92,23 +109,35 @@ export function markdownEditor(o) {
   });
   const out = h('div', { class: 'md-preview', 'aria-live': 'polite', 'aria-label': `Preview of ${o.label}`, role: 'region' });
   const status = h('small', { class: 'muted' });
+  const value = () => (view ? view.state.doc.toString() : t.value);
   let timer = 0;
   let asked = 0;
   const render = async () => {
     if (!o.preview) return;
     const n = ++asked;
     try {
-      const html = await o.preview(t.value);
+      const html = await o.preview(value());
       if (n === asked) { show(out, copyHTML(html)); show(status); out.dataset.rendered = String(n); }
     } catch (err) {
       if (n === asked) show(status, `Preview unavailable: ${err.message}`);
     }
   };
-  t.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(render, 250); });
+  const schedule = () => { clearTimeout(timer); timer = setTimeout(render, 250); };
+  t.addEventListener('input', schedule);
   render();
-  return {
-    el: h('div', { class: 'md' }, bar, h('div', { class: o.preview ? 'md-panes' : '' }, t, o.preview ? h('div', {}, h('div', { class: 'md-preview-label', 'aria-hidden': 'true' }, 'Preview'), out, status) : null)),
-    value: () => t.value,
-    focus: () => t.focus(),
-  };
+  const el = h('div', { class: 'md' }, bar, h('div', { class: o.preview ? 'md-panes' : '' }, host, o.preview ? h('div', {}, h('div', { class: 'md-preview-label', 'aria-hidden': 'true' }, 'Preview'), out, status) : null));
+  // The textarea gives way to CodeMirror, taking along what was typed meanwhile and the focus.
+  const ready = loadCodeMirror().then((m) => {
+    const focused = document.activeElement === t;
+    t.remove();
+    view = m.markdownView(host, {
+      doc: t.value,
+      attrs: { id: o.id, 'aria-label': o.label, 'aria-multiline': 'true', ...(o['aria-describedby'] ? { 'aria-describedby': o['aria-describedby'] } : {}) },
+      keys: tools.filter(([, key]) => key).map(([, key, tool]) => ({ key: `Mod-${key}`, edit: tool })),
+      onChange: () => { schedule(); changed(); },
+    });
+    el.dataset.editor = 'codemirror';
+    if (focused) view.focus();
+  }, (err) => { el.dataset.editor = 'textarea'; console.warn('Markdown editor: CodeMirror did not load, a plain text area stays', err); });
+  return { el, value, focus: () => (view ? view.focus() : t.focus()), ready };
 }
