@@ -70,7 +70,7 @@ func (r *AssetRef) Text(s string) bool {
 				break
 			}
 			end := i + j + len(u)
-			if end == len(s) || !pathChar(s[end]) {
+			if !continues(s, end) {
 				return true
 			}
 			i = i + j + 1
@@ -79,14 +79,21 @@ func (r *AssetRef) Text(s string) bool {
 	return false
 }
 
-// pathChar reports whether c can continue a path, so "/assets/a.png" is not found in
-// "/assets/a.png.bak" or "/assets/a.png/x".
-func pathChar(c byte) bool {
-	switch {
-	case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
-		return true
+// continues reports whether s goes on with more of a path at i, so "/assets/a.png" is not found
+// in "/assets/a.png.bak" or "/assets/a.png/x"; a full stop that ends a sentence is not part of
+// the path.
+func continues(s string, i int) bool {
+	if i >= len(s) {
+		return false
 	}
-	return strings.IndexByte("-._~/%+@", c) >= 0
+	if s[i] == '.' {
+		return i+1 < len(s) && alnum(s[i+1])
+	}
+	return alnum(s[i]) || strings.IndexByte("-_~/%+@", s[i]) >= 0
+}
+
+func alnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
 
 func (r *AssetRef) walk(v any, at string, out *[]string, max int) {

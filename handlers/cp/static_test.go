@@ -197,7 +197,7 @@ console.log(JSON.stringify(urlAndEntry([
 func TestNavigationTreeMoves(t *testing.T) {
 	t.Parallel()
 	const script = `globalThis.document = { querySelector: () => null };
-const { move, moveTo, depth } = await import('./navigation.js');
+const { move, moveTo, depth, dropProblem } = await import('./navigation.js');
 const tree = () => [{ label: 'a' }, { label: 'b', children: [{ label: 'b1' }, { label: 'b2' }] }, { label: 'c' }];
 const names = (items) => items.map((i) => i.children ? i.label + '(' + names(i.children) + ')' : i.label).join(' ');
 const out = [];
@@ -209,6 +209,7 @@ t = tree(); r = move(t, [1, 0], 'outdent', 1); out.push(names(t) + ' @' + r.path
 t = tree(); r = move(t, [0], 'up', 1); out.push(names(t) + ' ! ' + r.error);
 t = tree(); r = moveTo(t, [1], [0], 0); out.push(names(t) + ' ! ' + r.error);
 t = tree(); r = moveTo(t, [2], [1, 0], 1); out.push(names(t) + ' @' + r.path);
+t = tree(); out.push('over: ' + [dropProblem(t, [1], [1, 1], 2), dropProblem(t, [1], [2], 0), dropProblem(t, [1], [0], 1), dropProblem(t, [2], [1, 0], 1)].map((x) => x || 'ok').join(' | '));
 console.log(out.join('\n'));`
 	want := strings.Join([]string{
 		"a c b(b1 b2) @1",
@@ -219,6 +220,7 @@ console.log(out.join('\n'));`
 		"a b(b1 b2) c ! a is already first at its level.",
 		"a b(b1 b2) c ! b cannot go there: this navigation allows 0 levels of nesting.",
 		"a b(c b1 b2) @1,0",
+		"over: An item cannot go inside itself. | b cannot go there: this navigation allows 0 levels of nesting. | ok | ok",
 	}, "\n")
 	if got := runModule(t, script); got != want {
 		t.Errorf("moves:\n%s\nwant:\n%s", got, want)

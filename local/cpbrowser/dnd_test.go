@@ -158,6 +158,9 @@ func TestDragAndDrop(t *testing.T) {
 		// A leaf may go there.
 		b.drag(label("Markdown guide"), label("Welcome"), nil)
 		b.waitJS(`document.querySelector('.nav-node:has(> .nav-row .nav-label[data-label="All posts"]) > ul > .nav-node .nav-label')?.dataset.label === 'Markdown guide'`)
+		if note := b.text(`form.editor .notice`); note != "" {
+			t.Errorf("after a drop that worked the notice still says %q", note)
+		}
 		b.click(`form.editor .actions button[type="submit"]`)
 		b.waitText(`form.editor .notice`, "Saved at")
 		raw, err := os.ReadFile(filepath.Join(s.dir, "content", "navigation", "main.yaml"))

@@ -224,7 +224,9 @@ export async function render(ctx, view, handle) {
           dragFrom = null;
           if (r.error) { show(note, message('error', r.error)); say(r.error); draw(); return; }
           changed();
+          show(note); // a refusal shown while dragging over another place no longer applies
           draw(moved);
+          say(`Moved ${moved.label || 'item'}.`);
         } },
       h('button', { type: 'button', class: 'nav-label', 'data-label': item.label ?? '', 'aria-describedby': 'nav-keys', 'aria-pressed': item === selected ? 'true' : 'false',
         onclick: () => { selected = item; draw(item); },
