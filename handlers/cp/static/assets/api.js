@@ -66,8 +66,19 @@ export function prefetch(path) {
   started.set(path, p);
 }
 
+/** pending lets signing out stop the requests under way: one still running would come back
+ * 401 once the session has ended, or draw on a page that is leaving. */
+let pending = new AbortController();
+
+/** abortAll stops every request under way; later calls run as usual. */
+export function abortAll() {
+  pending.abort();
+  pending = new AbortController();
+}
+
 async function call(method, path, { json, form, raw, headers = {}, login401 = true } = {}) {
-  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json', ...headers } };
+  const { signal } = pending;
+  const init = { method, credentials: 'same-origin', signal, headers: { Accept: 'application/json', ...headers } };
   if (json !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(json);
@@ -81,9 +92,16 @@ async function call(method, path, { json, form, raw, headers = {}, login401 = tr
   try {
     res = await fetch(apiPath + path, init);
   } catch {
+    if (signal.aborted) return new Promise(() => {}); // signing out; callers never resume
     throw new ApiError(0, { error: { code: 'NETWORK_ERROR', message: 'The server could not be reached. Check the connection and try again.' } });
   }
-  const text = await res.text();
+  let text;
+  try {
+    text = await res.text();
+  } catch {
+    if (signal.aborted) return new Promise(() => {});
+    throw new ApiError(0, { error: { code: 'NETWORK_ERROR', message: 'The connection broke off. Try again.' } });
+  }
   let body = null;
   if (text && (res.headers.get('Content-Type') || '').includes('json')) {
     try { body = JSON.parse(text); } catch { body = null; }

@@ -1,7 +1,7 @@
 // app.js: the Control Panel shell. It loads the signed-in user and what they may do, draws the
 // sidebar, and routes paths under the CP to views (History API; the server answers every CP path
 // with this page).
-import { api, cpPath, describe, prefetch, toLogin } from './api.js';
+import { abortAll, api, cpPath, describe, prefetch, toLogin } from './api.js';
 import { h, message, show, when } from './dom.js';
 import * as entries from './entries.js';
 import * as globals from './globals.js';
@@ -77,6 +77,7 @@ menu.addEventListener('click', () => setMenu(menu.getAttribute('aria-expanded') 
 document.getElementById('logout').addEventListener('click', async () => {
   if (ctx.dirty && !confirm('Log out? Your unsaved changes will be lost.')) return;
   ctx.dirty = false;
+  abortAll();
   try {
     await api('POST', '/auth/logout', { login401: false });
   } catch { /* the session may be gone already; the sign-in page is right either way */ }

@@ -132,7 +132,9 @@ export function markdownEditor(o) {
     t.remove();
     view = m.markdownView(host, {
       doc: t.value,
-      attrs: { id: o.id, 'aria-label': o.label, 'aria-multiline': 'true', ...(o['aria-describedby'] ? { 'aria-describedby': o['aria-describedby'] } : {}) },
+      // tabindex: the editable area is in the tab order already (contenteditable); saying so
+      // lets checkers see that the scrolling editor is reachable by keyboard.
+      attrs: { id: o.id, tabindex: '0', 'aria-label': o.label, 'aria-multiline': 'true', ...(o['aria-describedby'] ? { 'aria-describedby': o['aria-describedby'] } : {}) },
       keys: tools.filter(([, key]) => key).map(([, key, tool]) => ({ key: `Mod-${key}`, edit: tool })),
       onChange: () => { schedule(); changed(); },
     });
