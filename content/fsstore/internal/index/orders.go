@@ -82,14 +82,9 @@ func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	return ents, ids
 }
 
-// sortOrder sorts ids by their entries' keys, preparing each entry's values once.
+// sortOrder sorts ids by their entries' keys (query.Order: each entry's values prepared once).
 func sortOrder(ents []*content.Entry, ids []uint32, keys []query.SortKey) *order {
-	ks := query.Keys(ents, keys)
-	perm := make([]int32, len(ks))
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortStableFunc(perm, func(a, b int32) int { return query.CompareKeyed(&ks[a], &ks[b], keys) })
+	perm := query.Order(ents, keys)
 	o := &order{keys: keys, ids: make([]uint32, len(perm))}
 	for i, p := range perm {
 		o.ids[i] = ids[p]
