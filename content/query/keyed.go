@@ -70,12 +70,24 @@ func RankOf(v any) int { return rank(v) }
 // are prepared once and its first key's value is kept beside its position, so the sort compares
 // mostly within one compact array instead of chasing every entry.
 func Order(entries []*content.Entry, keys []SortKey) []int32 {
+	o, _ := orders(entries, keys, false)
+	return o
+}
+
+// Orders is Order, and also the order under keys with the first key's direction reversed,
+// derived without sorting again: the groups of equal first values in reverse, each group kept
+// in its order (the later keys'), and the entries without a value last in both.
+func Orders(entries []*content.Entry, keys []SortKey) (order, reversed []int32) {
+	return orders(entries, keys, true)
+}
+
+func orders(entries []*content.Entry, keys []SortKey, rev bool) (order, reversed []int32) {
 	if len(keys) == 0 {
 		out := make([]int32, len(entries))
 		for i := range out {
 			out[i] = int32(i)
 		}
-		return out
+		return out, slices.Clone(out)
 	}
 	ks := decorate(entries, keys)
 	items := make([]orderItem, len(ks))
@@ -104,11 +116,27 @@ func Order(entries []*content.Entry, keys []SortKey) []int32 {
 		}
 		return c
 	})
-	out := make([]int32, len(items))
+	order = make([]int32, len(items))
 	for i := range items {
-		out[i] = items[i].pos
+		order[i] = items[i].pos
 	}
-	return out
+	if !rev {
+		return order, nil
+	}
+	reversed = make([]int32, 0, len(items))
+	present := len(items)
+	for present > 0 && !items[present-1].v.present {
+		present--
+	}
+	for end := present; end > 0; {
+		start := end - 1
+		for start > 0 && compareVals(&items[start-1].v, &items[start].v) == 0 {
+			start--
+		}
+		reversed = append(reversed, order[start:end]...)
+		end = start
+	}
+	return order, append(reversed, order[present:]...)
 }
 
 // orderItem is one entry being ordered: its first key's prepared value and its position.

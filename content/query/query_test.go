@@ -311,7 +311,8 @@ func FuzzParseSort(f *testing.F) {
 }
 
 // TestOrderMatchesSort: Order gives the permutation Sort applies, ties (no slug key) included,
-// over values of mixed types, missing values, dates and case variants, in both directions.
+// over values of mixed types, missing values, dates and case variants, in both directions, and
+// Orders the same and the one with the first key reversed.
 func TestOrderMatchesSort(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -331,15 +332,26 @@ func TestOrderMatchesSort(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := slices.Clone(es)
-		query.Sort(want, keys)
-		perm := query.Order(es, keys)
-		got := make([]*content.Entry, len(perm))
-		for i, p := range perm {
-			got[i] = es[p]
+		check := func(name string, perm []int32, keys []query.SortKey) {
+			t.Helper()
+			want := slices.Clone(es)
+			query.Sort(want, keys)
+			got := make([]*content.Entry, len(perm))
+			for i, p := range perm {
+				got[i] = es[p]
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("sort %v: %s = %s\nSort gives %s", keys, name, slugs(got), slugs(want))
+			}
 		}
-		if !slices.Equal(got, want) {
-			t.Errorf("sort %q: Order = %s\nSort gives %s", so, slugs(got), slugs(want))
+		check("Order", query.Order(es, keys), keys)
+		if len(keys) == 0 {
+			continue
 		}
+		order, reversed := query.Orders(es, keys)
+		check("Orders", order, keys)
+		flipped := slices.Clone(keys)
+		flipped[0].Desc = !flipped[0].Desc
+		check("Orders reversed", reversed, flipped)
 	}
 }
