@@ -1,6 +1,8 @@
 package query
 
 import (
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -55,4 +57,18 @@ func FuzzParseDate(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) { checkDate(t, s) })
+}
+
+var fieldRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,99}$`)
+
+// FuzzValidField: the hand-written check accepts exactly what the documented pattern does.
+func FuzzValidField(f *testing.F) {
+	for _, s := range []string{"", "a", "_", "1a", "a1", "a.b-c_d", "-a", ".a", "a b", "é", strings.Repeat("a", 100), strings.Repeat("a", 101), "a\n", "a$"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := ValidField(s), fieldRE.MatchString(s); got != want {
+			t.Fatalf("ValidField(%q) = %v, the pattern says %v", s, got, want)
+		}
+	})
 }
