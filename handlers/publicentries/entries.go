@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"slices"
@@ -189,9 +188,12 @@ func (a *api) body(c *content.Collection, meta *content.Entry) (*content.Entry, 
 
 // entryVersion folds a content hash and the definitions generation into a cache version.
 func entryVersion(hash string, defs uint64) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(hash))
-	return h.Sum64() ^ (defs * 0x9E3779B97F4A7C15)
+	// FNV-1a, inline: hash.Hash's Write would copy the string on every lookup.
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(hash); i++ {
+		h = (h ^ uint64(hash[i])) * 1099511628211
+	}
+	return h ^ (defs * 0x9E3779B97F4A7C15)
 }
 
 func shortHash(h string) string {

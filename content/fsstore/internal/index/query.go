@@ -265,7 +265,9 @@ func (ix *collIndex) prepare(p *plan) bool {
 // query answers q (see walk) and decodes the custom fields of the page's entries.
 func (ix *collIndex) query(coll *content.Collection, q query.Query) (out []*content.Entry, total int, scanned bool) {
 	out, total, scanned = ix.walk(coll, q)
-	ix.ensureData(out)
+	if !ix.allDecoded.Load() { // else every entry's data is decoded already
+		ix.ensureData(out)
+	}
 	return out, total, scanned
 }
 
