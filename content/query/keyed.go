@@ -1,6 +1,11 @@
 package query
 
-import "cms/content"
+import (
+	"cmp"
+	"slices"
+
+	"cms/content"
+)
 
 // Keyed is an entry with its sort-key values resolved and prepared (dates parsed, strings
 // lower-cased) once, for indexes that keep entries in sort order and compare them often.
@@ -59,3 +64,83 @@ func (a *Keyed) Rank() int {
 
 // RankOf is the type rank of a value (see Keyed.Rank).
 func RankOf(v any) int { return rank(v) }
+
+// Order returns the positions of entries in the order Sort puts them under keys (ties keep their
+// input order), for indexes that build sorted orders of whole collections. Each entry's values
+// are prepared once and its first key's value is kept beside its position, so the sort compares
+// mostly within one compact array instead of chasing every entry.
+func Order(entries []*content.Entry, keys []SortKey) []int32 {
+	o, _ := orders(entries, keys, false)
+	return o
+}
+
+// Orders is Order, and also the order under keys with the first key's direction reversed,
+// derived without sorting again: the groups of equal first values in reverse, each group kept
+// in its order (the later keys'), and the entries without a value last in both.
+func Orders(entries []*content.Entry, keys []SortKey) (order, reversed []int32) {
+	return orders(entries, keys, true)
+}
+
+func orders(entries []*content.Entry, keys []SortKey, rev bool) (order, reversed []int32) {
+	if len(keys) == 0 {
+		out := make([]int32, len(entries))
+		for i := range out {
+			out[i] = int32(i)
+		}
+		return out, slices.Clone(out)
+	}
+	ks := decorate(entries, keys)
+	items := make([]orderItem, len(ks))
+	for i := range ks {
+		items[i] = orderItem{v: ks[i].vals[0], pos: int32(i)}
+	}
+	desc := keys[0].Desc
+	slices.SortFunc(items, func(a, b orderItem) int {
+		c := 0
+		switch {
+		case !a.v.present && !b.v.present:
+		case !a.v.present:
+			return 1
+		case !b.v.present:
+			return -1
+		default:
+			if c = compareVals(&a.v, &b.v); desc {
+				c = -c
+			}
+		}
+		if c == 0 {
+			c = compareFrom(&ks[a.pos], &ks[b.pos], keys, 1)
+		}
+		if c == 0 {
+			c = cmp.Compare(a.pos, b.pos)
+		}
+		return c
+	})
+	order = make([]int32, len(items))
+	for i := range items {
+		order[i] = items[i].pos
+	}
+	if !rev {
+		return order, nil
+	}
+	reversed = make([]int32, 0, len(items))
+	present := len(items)
+	for present > 0 && !items[present-1].v.present {
+		present--
+	}
+	for end := present; end > 0; {
+		start := end - 1
+		for start > 0 && compareVals(&items[start-1].v, &items[start].v) == 0 {
+			start--
+		}
+		reversed = append(reversed, order[start:end]...)
+		end = start
+	}
+	return order, append(reversed, order[present:]...)
+}
+
+// orderItem is one entry being ordered: its first key's prepared value and its position.
+type orderItem struct {
+	v   sortVal
+	pos int32
+}

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,10 +45,23 @@ type Query struct {
 	Fields []string
 }
 
-var fieldRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,99}$`)
-
-// ValidField reports whether name can be a sort or filter field.
-func ValidField(name string) bool { return fieldRE.MatchString(name) }
+// ValidField reports whether name can be a sort or filter field: a letter or underscore, then
+// up to 99 letters, digits, underscores, dots and hyphens (checked by hand: every list request
+// checks its fields, and a regular expression costs more than the rest of parsing).
+func ValidField(name string) bool {
+	if name == "" || len(name) > 100 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '.' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ParseSort parses "field", "-field" or "+field", comma-separated for several keys.
 func ParseSort(s string) ([]SortKey, error) {
@@ -341,6 +353,9 @@ func parseDate(s string) (time.Time, bool) {
 	if len(s) < 10 || s[4] != '-' || s[7] != '-' || !digits(s[0:4]) || !digits(s[5:7]) || !digits(s[8:10]) {
 		return time.Time{}, false
 	}
+	if t, ok := fastDate(s); ok {
+		return t, true
+	}
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
@@ -449,8 +464,12 @@ func lessKeyed(a, b *keyed, keys []SortKey) bool { return compareKeyed(a, b, key
 
 // compareKeyed orders a and b under keys: values missing a key sort after those having it, in
 // either direction.
-func compareKeyed(a, b *keyed, keys []SortKey) int {
-	for i, k := range keys {
+func compareKeyed(a, b *keyed, keys []SortKey) int { return compareFrom(a, b, keys, 0) }
+
+// compareFrom is compareKeyed from the key at index from on.
+func compareFrom(a, b *keyed, keys []SortKey, from int) int {
+	for i := from; i < len(keys); i++ {
+		k := keys[i]
 		va, vb := &a.vals[i], &b.vals[i]
 		switch {
 		case !va.present && !vb.present:
@@ -502,6 +521,59 @@ func Page[T any](items []T, offset, limit int) []T {
 		items = items[:limit]
 	}
 	return items
+}
+
+// fastDate parses the two date forms sites use most, "2006-01-02" and
+// "2006-01-02T15:04:05[.fraction]Z", to what time.Parse gives them, without its general
+// machinery: sorting 100,000 entries by date parses 100,000 dates. Anything else (an offset, a
+// value out of range, ten digits of fraction) is left to time.Parse (ok = false). s has passed
+// parseDate's check of its first ten bytes.
+func fastDate(s string) (time.Time, bool) {
+	year, month, day := num(s[0:4]), num(s[5:7]), num(s[8:10])
+	if month < 1 || month > 12 || day < 1 || day > daysIn(time.Month(month), year) {
+		return time.Time{}, false
+	}
+	if len(s) == 10 {
+		return time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC), true
+	}
+	if len(s) < 20 || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' ||
+		!digits(s[11:13]) || !digits(s[14:16]) || !digits(s[17:19]) {
+		return time.Time{}, false
+	}
+	hour, minute, sec := num(s[11:13]), num(s[14:16]), num(s[17:19])
+	if hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if frac := s[19 : len(s)-1]; frac != "" {
+		if frac[0] != '.' || len(frac) < 2 || len(frac) > 10 || !digits(frac[1:]) {
+			return time.Time{}, false
+		}
+		nsec = num(frac[1:])
+		for range 10 - len(frac) {
+			nsec *= 10
+		}
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
+
+// num is the value of a string of decimal digits.
+func num(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n = n*10 + int(s[i]-'0')
+	}
+	return n
+}
+
+func daysIn(m time.Month, year int) int {
+	if m == time.February {
+		if year%4 == 0 && (year%100 != 0 || year%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 31 - int((m-1)%7%2)
 }
 
 func digits(s string) bool {

@@ -309,3 +309,49 @@ func FuzzParseSort(f *testing.F) {
 		query.Sort(slices.Clone(es), keys)
 	})
 }
+
+// TestOrderMatchesSort: Order gives the permutation Sort applies, ties (no slug key) included,
+// over values of mixed types, missing values, dates and case variants, in both directions, and
+// Orders the same and the one with the first key reversed.
+func TestOrderMatchesSort(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	values := []any{int64(3), 3.0, int64(-1), 2.5, "b", "B", "a", "2020-01-02", "2019-12-31T23:00:00Z", true, false, nil}
+	var es []*content.Entry
+	for range 300 {
+		var fields []any
+		for _, f := range []string{"x", "y"} {
+			if v := values[rng.IntN(len(values))]; v != nil {
+				fields = append(fields, f, v)
+			}
+		}
+		es = append(es, entry(fmt.Sprintf("e%03d", rng.IntN(1000)), fields...))
+	}
+	for _, so := range []string{"x", "-x", "x,y", "-x,-y", "y,slug", "-y,x,slug", "createdAt", "nope"} {
+		keys, err := query.ParseSort(so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(name string, perm []int32, keys []query.SortKey) {
+			t.Helper()
+			want := slices.Clone(es)
+			query.Sort(want, keys)
+			got := make([]*content.Entry, len(perm))
+			for i, p := range perm {
+				got[i] = es[p]
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("sort %v: %s = %s\nSort gives %s", keys, name, slugs(got), slugs(want))
+			}
+		}
+		check("Order", query.Order(es, keys), keys)
+		if len(keys) == 0 {
+			continue
+		}
+		order, reversed := query.Orders(es, keys)
+		check("Orders", order, keys)
+		flipped := slices.Clone(keys)
+		flipped[0].Desc = !flipped[0].Desc
+		check("Orders reversed", reversed, flipped)
+	}
+}

@@ -70,3 +70,19 @@ func TestReadyWithoutCaches(t *testing.T) {
 		t.Errorf("details = %s", w.Body)
 	}
 }
+
+// The readiness details count list queries by how the index answered them, scans included, so
+// queries the index cannot serve show.
+func TestReadyReportsQueries(t *testing.T) {
+	t.Parallel()
+	h, err := health.New(health.Deps{Folders: []health.Folder{{Name: "content", Path: t.TempDir()}},
+		Queries: func() health.QueryStats { return health.QueryStats{Indexed: 7, Scanned: 2, Ranged: 1} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct{ Details map[string]json.RawMessage }
+	webtest.DecodeJSON(t, webtest.Do(t, h, webtest.Request{Path: "/api/health/ready"}), &r)
+	if got := string(r.Details["queries"]); got != `{"indexed":7,"scanned":2,"ranged":1}` {
+		t.Errorf("details.queries = %s", got)
+	}
+}

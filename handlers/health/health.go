@@ -36,6 +36,9 @@ type Deps struct {
 	Started time.Time
 	// Caches, if set, are reported in the readiness details.
 	Caches *lru.Registry
+	// Queries, if set, counts the entry list queries by how the index answered them, for the
+	// readiness details.
+	Queries func() QueryStats
 	// Probes are checks of optional jobs (git sync): a failure makes the service degraded, not
 	// unavailable, since it still serves.
 	Probes []Probe
@@ -94,7 +97,17 @@ type Report struct {
 
 // Details describe the process beyond its checks.
 type Details struct {
-	Caches []CacheReport `json:"caches"`
+	Caches  []CacheReport `json:"caches"`
+	Queries *QueryStats   `json:"queries,omitempty"`
+}
+
+// QueryStats counts entry list queries since the start by how they were answered: a query the
+// index cannot serve (scanned) tests every entry of its collection, so a rising count names
+// filters worth a look.
+type QueryStats struct {
+	Indexed uint64 `json:"indexed"` // from equality postings and sorted orders
+	Scanned uint64 `json:"scanned"` // by a scan of the collection
+	Ranged  uint64 `json:"ranged"`  // indexed queries with a range filter answered from an order
 }
 
 // CacheReport is one in-memory cache: its size against its budget and how often it served.
@@ -108,6 +121,10 @@ func (a *api) details() *Details {
 	d := &Details{Caches: []CacheReport{}}
 	for _, c := range a.Caches.Stats() {
 		d.Caches = append(d.Caches, CacheReport{Name: c.Name, Stats: c.Stats, HitRatio: math.Round(c.HitRatio()*1e4) / 1e4})
+	}
+	if a.Queries != nil {
+		q := a.Queries()
+		d.Queries = &q
 	}
 	return d
 }

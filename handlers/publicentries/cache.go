@@ -1,6 +1,11 @@
 package publicentries
 
-import "cms/content/lru"
+import (
+	"hash/maphash"
+	"sync/atomic"
+
+	"cms/content/lru"
+)
 
 // cache holds encoded responses (or entries) and their ETags keyed by request ([lru.Cache]),
 // each valid for one version.
@@ -32,4 +37,25 @@ func (c cache[K]) get(key K, version uint64) ([]byte, string, bool) {
 // put caches body; keyLen is what the key costs.
 func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag string) {
 	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
+}
+
+// doorkeeper remembers which keys were asked recently, in a fixed table of their hashes (a
+// later key can take an earlier one's slot, which only delays its admission), so a cache admits
+// a response on its second request rather than its first.
+type doorkeeper struct {
+	seed  maphash.Seed
+	slots [4096]atomic.Uint64
+}
+
+func newDoorkeeper() *doorkeeper { return &doorkeeper{seed: maphash.MakeSeed()} }
+
+// again records key and reports whether it was recorded before.
+func (d *doorkeeper) again(key string) bool {
+	h := maphash.String(d.seed, key) | 1 // 0 is an empty slot
+	s := &d.slots[h%uint64(len(d.slots))]
+	if s.Load() == h {
+		return true
+	}
+	s.Store(h)
+	return false
 }

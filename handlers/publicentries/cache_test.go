@@ -2,12 +2,16 @@ package publicentries_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"cms/content"
 	"cms/content/contenttest"
+	"cms/content/lru"
 	"cms/content/markdown"
 	"cms/handlers/publicentries"
 	"cms/handlers/web/webtest"
@@ -54,5 +58,98 @@ func TestHotEntryStaysCached(t *testing.T) {
 	}
 	if got := st.reads["post-000"]; got != 1 {
 		t.Errorf("the hot entry was read %d times, want once", got)
+	}
+}
+
+// A list query is cached when it is asked a second time, not the first: the distinct queries
+// of a client paging and filtering are mostly asked once and would only push out the rest.
+func TestListCachedWhenAskedAgain(t *testing.T) {
+	t.Parallel()
+	caches := &lru.Registry{}
+	h, err := publicentries.New(publicentries.Deps{Store: contenttest.OpenStore(t, contenttest.WriteSite(t, site)),
+		Markdown: markdown.New(false), Caches: caches})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists := func() lru.Stats {
+		for _, c := range caches.Stats() {
+			if c.Name == "publicEntries.lists" {
+				return c.Stats
+			}
+		}
+		t.Fatal("no publicEntries.lists cache")
+		return lru.Stats{}
+	}
+	const path = "/api/public/entries/blog?sort=title&limit=2"
+	var bodies []string
+	for i, want := range []lru.Stats{{Entries: 0, Hits: 0}, {Entries: 1, Hits: 0}, {Entries: 1, Hits: 1}} {
+		w := webtest.Do(t, h, webtest.Request{Path: path})
+		if w.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
+		}
+		bodies = append(bodies, w.Body.String())
+		if got := lists(); got.Entries != want.Entries || got.Hits != want.Hits {
+			t.Errorf("after request %d: %d cached, %d hits; want %d, %d", i+1, got.Entries, got.Hits, want.Entries, want.Hits)
+		}
+	}
+	if bodies[0] != bodies[1] || bodies[1] != bodies[2] {
+		t.Errorf("the responses differ:\n%s\n%s\n%s", bodies[0], bodies[1], bodies[2])
+	}
+}
+
+// A list's ETag names its content: the same for the same page whether it was built or cached,
+// different for another page, another projection or after a listed entry changed, and a client
+// holding it gets 304.
+func TestListETag(t *testing.T) {
+	t.Parallel()
+	st := contenttest.OpenStore(t, contenttest.WriteSite(t, site))
+	h, err := publicentries.New(publicentries.Deps{Store: st, Markdown: markdown.New(false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	get := func(path string, hdr http.Header) *httptest.ResponseRecorder {
+		t.Helper()
+		w := webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/blog?" + path, Header: hdr})
+		if w.Code != http.StatusOK && w.Code != http.StatusNotModified {
+			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
+		}
+		return w
+	}
+	const page = "sort=title&limit=2"
+	first := get(page, nil)
+	etag := first.Header().Get("ETag")
+	if etag == "" || first.Header().Get("Content-Length") != strconv.Itoa(first.Body.Len()) {
+		t.Fatalf("ETag %q, Content-Length %q for %d bytes", etag, first.Header().Get("Content-Length"), first.Body.Len())
+	}
+	for i := range 3 { // built again, then cached, then from the cache
+		if got := get(page, nil).Header().Get("ETag"); got != etag {
+			t.Errorf("request %d: ETag %s, first %s", i+2, got, etag)
+		}
+	}
+	if w := get(page, http.Header{"If-None-Match": {etag}}); w.Code != http.StatusNotModified || w.Body.Len() != 0 {
+		t.Errorf("If-None-Match: %d %q, want 304 and no body", w.Code, w.Body)
+	}
+	others := map[string]string{page: etag}
+	for _, p := range []string{"sort=title&limit=2&offset=1", "sort=title&limit=2&fields=title", "sort=title&limit=2&fields=slug", "sort=-title&limit=2"} {
+		e := get(p, nil).Header().Get("ETag")
+		for q, o := range others {
+			if e == o {
+				t.Errorf("%s and %s share the ETag %s", p, q, e)
+			}
+		}
+		others[p] = e
+	}
+	cur, err := st.Entry("blog", "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := *cur
+	next.Content = "Edited body."
+	if _, err := st.UpdateEntry("blog", "one", cur.Hash, &next); err != nil {
+		t.Fatal(err)
+	}
+	w := get(page, http.Header{"If-None-Match": {etag}})
+	if w.Code != http.StatusOK || w.Header().Get("ETag") == etag || !strings.Contains(w.Body.String(), "Edited body.") {
+		t.Errorf("after an edit of a listed entry: %d, ETag %s (was %s), body %s", w.Code, w.Header().Get("ETag"), etag, w.Body)
 	}
 }

@@ -1,11 +1,9 @@
 package publicentries
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"hash/fnv"
 	"io"
 	"net/http"
 	"slices"
@@ -199,9 +197,12 @@ func (a *api) body(c *content.Collection, meta *content.Entry) (*content.Entry, 
 
 // entryVersion folds a content hash and the definitions generation into a cache version.
 func entryVersion(hash string, defs uint64) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(hash))
-	return h.Sum64() ^ (defs * 0x9E3779B97F4A7C15)
+	// FNV-1a, inline: hash.Hash's Write would copy the string on every lookup.
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(hash); i++ {
+		h = (h ^ uint64(hash[i])) * 1099511628211
+	}
+	return h ^ (defs * 0x9E3779B97F4A7C15)
 }
 
 func shortHash(h string) string {
@@ -209,12 +210,6 @@ func shortHash(h string) string {
 		return h[:24]
 	}
 	return h
-}
-
-type listMeta struct {
-	Total  int `json:"total"`
-	Offset int `json:"offset"`
-	Limit  int `json:"limit"`
 }
 
 // GET /api/public/entries/{collection} (under public.basePath): a page of published entries.
@@ -240,37 +235,82 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.WriteString(`{"data":[`)
-	n := 0
-	for _, e := range entries {
-		var frag []byte
-		if q.Fields != nil {
-			frag, err = a.projected(c, e, q.Fields, st)
-		} else {
-			frag, _, err = a.entryJSON(c, e, st)
-		}
-		if err != nil {
-			if content.IsNotFound(err) {
-				continue // deleted between index and read; the next version drops it
+	// Each item's encoding and what identifies it (its ETag: file hash, definitions and base
+	// path), then the response built at its final size and tagged by hashing those identities
+	// rather than the body, which is tens of kilobytes when the items carry their html.
+	frags := make([][]byte, 0, len(entries))
+	tag := sha256.New()
+	tag.Write([]byte(key))
+	if q.Fields != nil {
+		defs := "-" + strconv.FormatUint(a.Store.DefinitionsGeneration(), 36) + st.BasePath() + "\x00"
+		for _, e := range entries {
+			frag, err := a.projected(c, e, q.Fields, st)
+			if err != nil {
+				if content.IsNotFound(err) {
+					continue
+				}
+				return err
 			}
-			return err
+			frags = append(frags, frag)
+			tag.Write([]byte(shortHash(e.Hash) + defs))
 		}
-		if n > 0 {
-			buf.WriteByte(',')
+	} else {
+		for _, e := range entries {
+			frag, etag, err := a.entryJSON(c, e, st)
+			if err != nil {
+				if content.IsNotFound(err) {
+					continue // deleted between index and read; the next version drops it
+				}
+				return err
+			}
+			frags = append(frags, frag)
+			tag.Write([]byte(etag))
 		}
-		buf.Write(frag)
-		n++
 	}
-	buf.WriteString(`],"meta":`)
-	m, _ := json.Marshal(listMeta{Total: total, Offset: q.Offset, Limit: q.Limit})
-	buf.Write(m)
-	buf.WriteByte('}')
-	body := buf.Bytes()
-	etag := etagOf(body)
-	a.lists.put(key, len(key), version, body, etag)
+	meta := `],"meta":{"total":` + strconv.Itoa(total) + `,"offset":` + strconv.Itoa(q.Offset) + `,"limit":` + strconv.Itoa(q.Limit) + `}}`
+	tag.Write([]byte(meta))
+	var sum [sha256.Size]byte
+	etag := `"` + hex.EncodeToString(tag.Sum(sum[:0])[:12]) + `"`
+	size := len(`{"data":[`) + len(meta) + max(len(frags)-1, 0)
+	for _, f := range frags {
+		size += len(f)
+	}
+	// Only a query asked before is cached: most of the distinct queries a client pages through
+	// are asked once, and caching each would only push out the ones asked again. The others are
+	// built in a reused buffer.
+	admit := a.lists.lru.Enabled() && a.seen.again(key)
+	var body []byte
+	if admit {
+		body = make([]byte, 0, size)
+	} else {
+		bp, _ := a.listBufs.Get().(*[]byte)
+		if bp == nil {
+			bp = new([]byte)
+		}
+		defer func() {
+			if cap(*bp) <= maxPooledList {
+				a.listBufs.Put(bp)
+			}
+		}()
+		body = slices.Grow((*bp)[:0], size)
+		*bp = body
+	}
+	body = append(body, `{"data":[`...)
+	for i, f := range frags {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, f...)
+	}
+	body = append(body, meta...)
+	if admit {
+		a.lists.put(key, len(key), version, body, etag)
+	}
 	return a.write(w, r, etag, "", body, "")
 }
+
+// maxPooledList bounds the list buffers kept for reuse.
+const maxPooledList = 1 << 20
 
 // wireFields are the attributes of publicEntry a projection may name besides the entry's fields.
 var wireFields = []string{"url", "content", "html"}
@@ -321,14 +361,14 @@ func (a *api) projected(c *content.Collection, meta *content.Entry, fields []str
 	})
 }
 
+// write sends a 200 JSON body, prefix + body + suffix (so cached fragments are not copied), or
+// a 304 when the client already has this ETag. It runs on every cached read: the headers share
+// one backing array and the strings go out without conversion.
 func etagOf(body []byte) string {
 	sum := sha256.Sum256(body)
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
-// write sends a 200 JSON body, prefix + body + suffix (so cached fragments are not copied), or
-// a 304 when the client already has this ETag. It runs on every cached read: the headers share
-// one backing array and the strings go out without conversion.
 func (a *api) write(w http.ResponseWriter, r *http.Request, etag, prefix string, body []byte, suffix string) error {
 	h := w.Header()
 	vals := [4]string{etag, cacheControl, "", "application/json; charset=utf-8"}

@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 
 	"cms/content"
 	"cms/content/lru"
@@ -105,6 +106,9 @@ type api struct {
 	sites   *routing.Sites  // nil: every collection is public everywhere
 	entries cache[entryKey] // encoded entry, valid for one file hash + definitions
 	lists   cache[string]   // collection + query -> whole response, valid for one collection version
+	seen    *doorkeeper     // list queries asked recently, which lists admits
+	// listBufs are the buffers of list responses that are not cached (*[]byte).
+	listBufs sync.Pool
 }
 
 // New builds the group's handler.
@@ -138,7 +142,7 @@ func New(d Deps) (http.Handler, error) {
 	if s, ok := d.Store.(Searcher); ok && d.Search == nil {
 		d.Search = s
 	}
-	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes)}
+	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes), seen: newDoorkeeper()}
 	if len(d.Sites) > 0 {
 		a.sites = routing.NewSites(d.Sites)
 	}

@@ -54,3 +54,37 @@ func TestCachesShareTheBudget(t *testing.T) {
 		t.Errorf("budgets sum to %d bytes, want %d: %s", sum, 10<<20, w.Body)
 	}
 }
+
+// The readiness details count the store's list queries: a public list is answered by the index.
+func TestReadyCountsQueries(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n"+
+		"-- resources/collections/posts.yaml --\ntitle: Posts\n"+
+		"-- content/collections/posts/a.md --\n---\ntitle: A\nstatus: published\ncategory: news\n---\n")
+	cfg, _, err := config.Load(dir, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	mux, err := groups.Mux(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := webtest.Do(t, mux, webtest.Request{Path: `/api/public/entries/posts?filter={"category":"news"}`}); w.Code != 200 {
+		t.Fatalf("list: %d %s", w.Code, w.Body)
+	}
+	var r struct {
+		Details struct {
+			Queries *struct{ Indexed, Scanned, Ranged uint64 }
+		}
+	}
+	w := webtest.Do(t, mux, webtest.Request{Path: "/api/health/ready"})
+	webtest.DecodeJSON(t, w, &r)
+	if q := r.Details.Queries; q == nil || q.Indexed != 1 || q.Scanned != 0 {
+		t.Errorf("details.queries after one indexed list: %s", w.Body)
+	}
+}

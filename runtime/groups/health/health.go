@@ -1,5 +1,5 @@
 // Package health wires the health group (handlers/health): liveness and readiness of the
-// storage folders. It needs no store.
+// storage folders, and the store's count of list queries by how its index answered them.
 package health
 
 import (
@@ -26,6 +26,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 	if s.Git != nil {
 		probes = append(probes, health.Probe{Name: "git", Check: s.Git.Problem})
 	}
+	var queries func() health.QueryStats
+	if s.Store != nil {
+		queries = func() health.QueryStats { return health.QueryStats(s.Store.QueryStats()) }
+	}
 	return health.New(health.Deps{
 		Probes: probes,
 		Folders: []health.Folder{
@@ -37,5 +41,6 @@ func Build(s *wire.Services) (http.Handler, error) {
 		Now:     s.Now,
 		Started: s.Started,
 		Caches:  s.Caches,
+		Queries: queries,
 	})
 }

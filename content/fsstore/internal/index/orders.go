@@ -65,11 +65,18 @@ func newDerived(entries map[string]*indexed) *derived {
 
 // buildOrder sorts every entry by keys.
 func (d *derived) buildOrder(keys []query.SortKey) *order {
-	ents, ids := d.orderInput()
-	return sortOrder(ents, ids, keys)
+	o, _ := d.buildOrders(keys)
+	return o
 }
 
-// orderInput lists the entries and their ids, for sortOrder.
+// buildOrders sorts every entry by keys, and returns the order with keys' first direction
+// reversed too (see sortOrders).
+func (d *derived) buildOrders(keys []query.SortKey) (o, rev *order) {
+	ents, ids := d.orderInput()
+	return sortOrders(ents, ids, keys)
+}
+
+// orderInput lists the entries and their ids, for sortOrders.
 func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	ents := make([]*content.Entry, 0, d.n)
 	ids := make([]uint32, 0, d.n)
@@ -82,19 +89,22 @@ func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	return ents, ids
 }
 
-// sortOrder sorts ids by their entries' keys, preparing each entry's values once.
-func sortOrder(ents []*content.Entry, ids []uint32, keys []query.SortKey) *order {
-	ks := query.Keys(ents, keys)
-	perm := make([]int32, len(ks))
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	slices.SortStableFunc(perm, func(a, b int32) int { return query.CompareKeyed(&ks[a], &ks[b], keys) })
-	o := &order{keys: keys, ids: make([]uint32, len(perm))}
+// sortOrders sorts ids by their entries' keys (query.Orders: each entry's values prepared
+// once), and derives the order under keys with the first key's direction reversed at little
+// cost: clients that sort by a field often sort by it the other way too.
+func sortOrders(ents []*content.Entry, ids []uint32, keys []query.SortKey) (o, rev *order) {
+	perm, rperm := query.Orders(ents, keys)
+	rkeys := slices.Clone(keys)
+	rkeys[0].Desc = !rkeys[0].Desc
+	o = &order{keys: keys, ids: make([]uint32, len(perm))}
+	rev = &order{keys: rkeys, ids: make([]uint32, len(rperm))}
 	for i, p := range perm {
 		o.ids[i] = ids[p]
 	}
-	return o
+	for i, p := range rperm {
+		rev.ids[i] = ids[p]
+	}
+	return o, rev
 }
 
 // search returns the first position whose entry sorts after k (after=true) or not before it.

@@ -242,7 +242,7 @@ func (ix *collIndex) prepare(p *plan) bool {
 	ents, ids := d.orderInput()
 	ver := ix.version
 	ix.mu.Unlock()
-	o := sortOrder(ents, ids, keys)
+	o, rev := sortOrders(ents, ids, keys)
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	delete(d.building, okey)
@@ -251,16 +251,23 @@ func (ix *collIndex) prepare(p *plan) bool {
 		return true // replaced meanwhile; the caller checks again
 	}
 	if ix.version != ver {
-		o = d.buildOrder(keys)
+		o, rev = d.buildOrders(keys)
 	}
 	d.orders[okey] = o
+	// The reverse comes free, but every order costs each write a move: it is kept only while
+	// the orders fill less than half of what a collection may keep.
+	if rkey := orderKey(rev.keys); d.orders[rkey] == nil && d.building[rkey] == nil && len(d.orders)+len(d.building) < maxOrders/2 {
+		d.orders[rkey] = rev
+	}
 	return true
 }
 
 // query answers q (see walk) and decodes the custom fields of the page's entries.
 func (ix *collIndex) query(coll *content.Collection, q query.Query) (out []*content.Entry, total int, scanned bool) {
 	out, total, scanned = ix.walk(coll, q)
-	ix.ensureData(out)
+	if !ix.allDecoded.Load() { // else every entry's data is decoded already
+		ix.ensureData(out)
+	}
 	return out, total, scanned
 }
 

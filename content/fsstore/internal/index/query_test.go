@@ -154,6 +154,7 @@ func TestQueryMatchesScan(t *testing.T) {
 					if ix.d != nil && len(ix.d.orders) >= maxOrders-6 {
 						// So every sort and range is served by an order (ranges of the filters
 						// above need at most 5 more).
+						checkOrders(t, ix)
 						ix.d.orders = map[string]*order{}
 					}
 					for _, pg := range pages {
@@ -267,7 +268,13 @@ func runEdits(t *testing.T, seed uint64, ops []byte) {
 		ix.mu.Unlock()
 		checkQuery(t, ix, allEntries(ix), coll, randomQuery())
 	}
-	// Every order still holds every entry once, in order.
+	checkOrders(t, ix)
+}
+
+// checkOrders checks that every order, those queries asked for and the reverses built with
+// them, holds every entry once, in order.
+func checkOrders(t *testing.T, ix *collIndex) {
+	t.Helper()
 	for key, o := range ix.d.orders {
 		ents := make([]*content.Entry, len(o.ids))
 		for i, id := range o.ids {
@@ -394,4 +401,28 @@ func TestDefaultOrderFromQueries(t *testing.T) {
 			t.Fatalf("%+v: default order\n got %v\nwant %v", *coll, slugs(got), slugs(want))
 		}
 	}
+}
+
+// TestReverseOrderComesWithSort: sorting by a field builds the order of the other direction
+// too, so the first query sorting the other way finds it ready (and it is right).
+func TestReverseOrderComesWithSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 32))
+	_, ix := testIndex(t, r, 80)
+	all := allEntries(ix)
+	coll := testColls[0]
+	for _, so := range []string{"rating", "-title", "day"} {
+		keys, _ := query.ParseSort(so)
+		checkQuery(t, ix, all, coll, query.Query{Sort: keys, Limit: 5})
+		flipped := slices.Clone(keys)
+		flipped[0].Desc = !flipped[0].Desc
+		p, _ := makePlan(coll, query.Query{Sort: flipped})
+		ix.mu.RLock()
+		ready := ix.ready(&p)
+		ix.mu.RUnlock()
+		if !ready {
+			t.Fatalf("after sorting by %q the order %s is not built", so, p.okey)
+		}
+		checkQuery(t, ix, all, coll, query.Query{Sort: flipped, Offset: 3, Limit: 20})
+	}
+	checkOrders(t, ix)
 }
