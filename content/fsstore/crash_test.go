@@ -415,10 +415,15 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 			t.Fatal(err)
 		}
 		loaded := 0
+		seen := map[string]bool{}
 		for sub, err := range st.EachSubmission("crash") {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if seen[sub.ID] {
+				t.Fatalf("round %d: submission %s stored twice", round, sub.ID)
+			}
+			seen[sub.ID] = true
 			// Acknowledged or not, a file holds one whole submission.
 			n, ok := sub.Data.Value("n").(int64)
 			if !ok || sub.Data.Value("message") != crashMessage(int(n)) {
@@ -431,5 +436,9 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 		}
 		t.Logf("round %d: killed after %d acknowledgements; %d files, %d acknowledged in all", round, len(got), total, len(acked))
 		_ = st.Close()
+		// The killed writer's journal was replayed and removed; the reader's closed cleanly.
+		if left, _ := filepath.Glob(filepath.Join(dir, ".cms", "journal", "*.wal")); len(left) != 0 {
+			t.Fatalf("round %d: journal segments left after replay and a clean close: %v", round, left)
+		}
 	}
 }
