@@ -121,8 +121,9 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 // but if it happened it must not overwrite someone else's submission) and durably, creating dir
 // if needed. Without sync it skips the fsyncs: the submission journal has made the bytes durable.
 //
-// It is the submit path's hot spot, so it does less than atomicfile.Write: it works inside the
-// form's folder (one path lookup instead of one per step), and on Linux it writes an unnamed
+// It is the submit path's hot spot (and creates entries too), so it does less than
+// atomicfile.Write: it works inside the folder (one path lookup instead of one per step), and
+// concurrent writers into a folder share its fsync (dirSyncer); and on Linux it writes an unnamed
 // file (O_TMPFILE) and links it in, one change to the folder instead of three (create a temp
 // file, link it, remove it). Where O_TMPFILE is unavailable (NFS, such as EFS) it falls back to a
 // named temp file (a dot file with atomicfile's marker, which listings skip).
@@ -130,7 +131,7 @@ func (s *Store) writeNewFile(dir, name string, data []byte, sync bool) error {
 	if d, release := s.keptFormDir(dir); d != nil {
 		done, err := linkUnnamed(d, name, data, sync)
 		if done && err == nil && sync {
-			// Concurrent submissions to a form share the fsync of its folder (group commit).
+			// Concurrent writers into the folder share its fsync (group commit).
 			err = s.dirSync.sync(dir, d)
 		}
 		release()
@@ -181,10 +182,10 @@ func (s *Store) writeNewFileAt(dir, name string, data []byte, sync bool) error {
 	return nil
 }
 
-// maxKeptFormDirs bounds the form folders kept open (one descriptor each).
+// maxKeptFormDirs bounds the form (and collection) folders kept open (one descriptor each).
 const maxKeptFormDirs = 64
 
-// keptFormDir returns the form folder dir kept open between submissions, and a release to call
+// keptFormDir returns the folder dir kept open between new files, and a release to call
 // when done with it; nil when the folder is missing (the caller creates it by path) or too many
 // are kept. As the assets folder (sharedAssetsRoot), a folder replaced on disk is noticed by its
 // identity, checked at most once per assetsRecheck; one removed meanwhile refuses new files, and
