@@ -176,7 +176,7 @@ var errJournalOff = errors.New("submission journal unavailable")
 type subJournal struct {
 	s     *Store
 	dir   *os.File // the journal folder, fsync'd after a segment is created or removed
-	fsys  *os.File // the site folder, whose file system retirement syncs
+	fsys  *os.File // the content folder, whose file system retirement syncs
 	owner string
 
 	mu       sync.Mutex
@@ -215,39 +215,56 @@ func (s *Store) openJournal() *subJournal {
 	if s.opts.ReadOnly || !journalSupported {
 		return nil
 	}
-	if err := s.root.MkdirAll(journalDir, 0o755); err != nil {
-		s.log.Warn("submission journal off: cannot create its folder", "folder", journalDir, "error", err)
-		return nil
-	}
-	dir, err := s.root.Open(journalDir)
-	if err != nil {
-		s.log.Warn("submission journal off", "folder", journalDir, "error", err)
-		return nil
-	}
-	if !journalFileSystemOK(dir) {
-		dir.Close()
-		return nil
-	}
-	fsys, err := s.root.Open(".")
-	if err != nil {
-		dir.Close()
-		return nil
-	}
 	var rnd [6]byte
 	_, _ = rand.Read(rnd[:])
-	j := &subJournal{s: s, dir: dir, fsys: fsys, owner: hex.EncodeToString(rnd[:]), live: map[string]*segment{}, wake: make(chan struct{}, 1), maxAge: segmentMaxAge, flush: fdatasync}
+	j := &subJournal{s: s, owner: hex.EncodeToString(rnd[:]), live: map[string]*segment{}, wake: make(chan struct{}, 1), maxAge: segmentMaxAge, flush: fdatasync}
 	j.cond.L = &j.mu
 	if err := j.replay(); err != nil {
 		s.log.Error("submission journal: replay failed; its segments are kept for the next start", "error", err)
 	}
 	if s.opts.NoSync {
-		dir.Close()
-		fsys.Close()
 		return nil
 	}
 	s.wg.Add(1)
 	go j.retirer()
 	return j
+}
+
+// prepare opens the journal's folders before its first segment (a store that takes no
+// submission leaves no trace). errJournalOff means the file systems are not fit.
+func (j *subJournal) prepare() error {
+	s := j.s
+	if err := s.root.MkdirAll(journalDir, 0o755); err != nil {
+		return err
+	}
+	// The journal folder's own entry must be durable before a segment in it counts.
+	if err := atomicfile.SyncDir(s.root, path.Dir(journalDir)); err != nil {
+		return err
+	}
+	if err := atomicfile.SyncDir(s.root, "."); err != nil {
+		return err
+	}
+	dir, err := s.root.Open(journalDir)
+	if err != nil {
+		return err
+	}
+	// Retirement syncs the file system of the content folder, where the submission files are.
+	if err := s.root.MkdirAll(s.opts.ContentDir, 0o755); err != nil {
+		dir.Close()
+		return err
+	}
+	fsys, err := s.root.Open(s.opts.ContentDir)
+	if err != nil {
+		dir.Close()
+		return err
+	}
+	if !journalFileSystemOK(dir) || !journalFileSystemOK(fsys) {
+		dir.Close()
+		fsys.Close()
+		return errJournalOff
+	}
+	j.dir, j.fsys = dir, fsys
+	return nil
 }
 
 // create journals the submission file form/name with bytes raw and returns once its record is
@@ -320,7 +337,12 @@ func (j *subJournal) appendLocked(rec []byte) (*segment, int64, error) {
 	}
 	if j.cur == nil {
 		seg, err := j.newSegment()
-		if err != nil {
+		switch {
+		case errors.Is(err, errJournalOff):
+			j.broken = err
+			j.s.log.Info("submission journal off on this file system (NFS); submissions are fsync'd one by one")
+			return nil, 0, errJournalOff
+		case err != nil:
 			j.broken = err
 			j.s.log.Error("submission journal off: cannot create a segment; submissions are fsync'd one by one", "error", err)
 			return nil, 0, errJournalOff
@@ -405,6 +427,11 @@ func (j *subJournal) sealLocked() {
 
 // newSegment creates, locks and durably names a new segment.
 func (j *subJournal) newSegment() (*segment, error) {
+	if j.dir == nil {
+		if err := j.prepare(); err != nil {
+			return nil, err
+		}
+	}
 	j.seq++
 	name := j.owner + "-" + fmt.Sprintf("%012d", j.seq) + journalExt
 	f, err := j.s.root.OpenFile(path.Join(journalDir, name), os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
@@ -512,15 +539,25 @@ func (j *subJournal) close() {
 	j.closed = true
 	j.mu.Unlock()
 	j.retireSealed(true)
-	j.dir.Close()
-	j.fsys.Close()
+	if j.dir != nil {
+		j.dir.Close()
+		j.fsys.Close()
+	}
 }
 
 // replay rewrites the submission files that the segments of ended processes cover and that are
 // missing or do not load, makes them durable, and removes those segments. Segments a live
 // process holds (locked) are left alone.
 func (j *subJournal) replay() error {
-	names, err := j.dir.Readdirnames(-1)
+	dir, err := j.s.root.Open(journalDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	names, err := dir.Readdirnames(-1)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
@@ -565,7 +602,13 @@ func (j *subJournal) replay() error {
 		return err
 	}
 	if restored > 0 {
-		if err := syncFileSystem(j.fsys); err != nil {
+		cf, err := j.s.root.Open(j.s.opts.ContentDir)
+		if err != nil {
+			return err
+		}
+		err = syncFileSystem(cf)
+		cf.Close()
+		if err != nil {
 			return err
 		}
 	}
@@ -574,7 +617,7 @@ func (j *subJournal) replay() error {
 			return err
 		}
 	}
-	if err := j.dir.Sync(); err != nil {
+	if err := dir.Sync(); err != nil {
 		return err
 	}
 	j.s.log.Info("submission journal replayed", "segments", len(orphanNames), "records", len(recs), "restored", restored)

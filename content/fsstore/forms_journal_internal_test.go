@@ -446,3 +446,27 @@ func journalWait(t *testing.T, j *subJournal, cond func() bool) {
 	}
 	t.Fatal("timed out")
 }
+
+// A store that keeps running retires its segments once they are old: their files are synced and
+// the segments removed, so that the journal stays short.
+func TestJournalRetiresOldSegments(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st := openSynced(t, dir)
+	j := st.journal
+	j.mu.Lock()
+	j.maxAge = time.Nanosecond
+	j.mu.Unlock()
+	for i := range 3 {
+		if _, err := st.CreateSubmission("contact", journalData(i), time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	journalWait(t, j, func() bool { return j.cur == nil && len(j.sealed) == 0 && len(j.live) == 0 })
+	if segs, _ := filepath.Glob(filepath.Join(dir, ".cms", "journal", "*")); len(segs) != 0 {
+		t.Errorf("segments left after retirement: %v", segs)
+	}
+	if n, _ := st.SubmissionCount("contact"); n != 3 {
+		t.Errorf("%d submissions, want 3", n)
+	}
+}
