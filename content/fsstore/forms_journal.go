@@ -272,6 +272,9 @@ func (j *subJournal) prepare() error {
 // errJournalOff means nothing was journaled.
 func (j *subJournal) create(form, name string, raw []byte) (*segment, error) {
 	rec := appendRecord(nil, journalRecord{kind: recCreate, form: form, name: name, raw: raw})
+	if len(rec)-recordHeader > maxRecordBody || len(form) > 0xffff || len(name) > 0xffff {
+		return nil, errJournalOff // replay would take it for a torn record
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	seg, end, err := j.appendLocked(rec)
@@ -506,11 +509,11 @@ func (j *subJournal) retireSealed(wait bool) {
 		return
 	}
 	if err := syncFileSystem(j.fsys); err != nil {
-		// The files may not be durable: keep the segments for replay.
-		j.s.log.Error("submission journal: syncing the file system failed; segments kept for replay", "error", err)
-		for _, seg := range ready {
-			seg.f.Close()
-		}
+		// The files may not be durable: keep the segments (and their locks), to retry later.
+		j.s.log.Error("submission journal: syncing the file system failed; segments kept", "error", err)
+		j.mu.Lock()
+		j.sealed = append(ready, j.sealed...)
+		j.mu.Unlock()
 		return
 	}
 	for _, seg := range ready {
@@ -624,19 +627,16 @@ func (j *subJournal) replay() error {
 	return nil
 }
 
-// restoreJournaled writes the submission files of records (in journal order) that are missing
-// or do not hold the journaled bytes (a crash of the machine can leave a file written without
-// fsync empty or cut), leaving out submissions deleted later in the journal, and returns how
-// many it wrote.
+// restoreJournaled writes the submission files of records that are missing or do not hold the
+// journaled bytes (a crash of the machine can leave a file written without fsync empty or cut),
+// leaving out submissions with a delete record, and returns how many it wrote.
 func (s *Store) restoreJournaled(recs []journalRecord) (int, error) {
+	// A file name holds a new UUID: it is created once, so a delete record wins wherever it is
+	// (segments of several ended processes are read one process after another).
 	deleted := map[string]bool{}
 	for _, r := range recs {
-		k := r.form + "/" + r.name
-		switch r.kind {
-		case recCreate:
-			delete(deleted, k)
-		case recDelete:
-			deleted[k] = true
+		if r.kind == recDelete {
+			deleted[r.form+"/"+r.name] = true
 		}
 	}
 	restored := 0

@@ -155,6 +155,7 @@ func TestJournalReplay(t *testing.T) {
 		files []file                 // before the replay
 		recs  func() []journalRecord // the orphan segment
 		tail  []byte                 // appended to the segment (a torn record)
+		other []journalRecord        // a segment of another ended process, read first
 		want  map[string]int         // id -> n after the replay
 	}{
 		{
@@ -209,6 +210,14 @@ func TestJournalReplay(t *testing.T) {
 			want: map[string]int{idB: 2},
 		},
 		{
+			name: "deleted by another process",
+			recs: func() []journalRecord {
+				return []journalRecord{{kind: recCreate, form: form, name: name(idA), raw: submissionYAML(t, form, idA, 1)}}
+			},
+			other: []journalRecord{{kind: recDelete, form: form, name: name(idA)}},
+			want:  map[string]int{},
+		},
+		{
 			name: "journaled twice written once",
 			recs: func() []journalRecord {
 				r := journalRecord{kind: recCreate, form: form, name: name(idC), raw: submissionYAML(t, form, idC, 3)}
@@ -249,6 +258,15 @@ func TestJournalReplay(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, ".cms", "journal", "dead-000000000001.wal"), b, 0o600); err != nil {
 				t.Fatal(err)
 			}
+			if tc.other != nil {
+				o := []byte(journalMagic)
+				for _, r := range tc.other {
+					o = appendRecord(o, r)
+				}
+				if err := os.WriteFile(filepath.Join(dir, ".cms", "journal", "aaaa-000000000001.wal"), o, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
 			st := openSynced(t, dir)
 			got := map[string]int{}
 			for sub, err := range st.EachSubmission(form) {
@@ -267,8 +285,8 @@ func TestJournalReplay(t *testing.T) {
 			if total, _ := st.SubmissionCount(form); total != len(tc.want) {
 				t.Errorf("%d files, want %d (no torn or doubled file)", total, len(tc.want))
 			}
-			if _, err := os.Stat(filepath.Join(dir, ".cms", "journal", "dead-000000000001.wal")); !errors.Is(err, os.ErrNotExist) {
-				t.Errorf("replayed segment still there: %v", err)
+			if segs, _ := filepath.Glob(filepath.Join(dir, ".cms", "journal", "*")); len(segs) != 0 {
+				t.Errorf("replayed segments still there: %v", segs)
 			}
 		})
 	}
