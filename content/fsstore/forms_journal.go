@@ -461,6 +461,7 @@ func (j *subJournal) newSegment() (*segment, error) {
 		return nil, err
 	}
 	ok = true
+	j.wakeRetirer() // to seal it when old
 	return &segment{f: f, name: name, size: int64(len(journalMagic)), opened: time.Now()}, nil
 }
 
@@ -468,14 +469,19 @@ func (j *subJournal) newSegment() (*segment, error) {
 // all written and durable, until the store closes.
 func (j *subJournal) retirer() {
 	defer j.s.wg.Done()
-	t := time.NewTicker(segmentMaxAge / 2)
-	defer t.Stop()
 	for {
+		// Idle (no current segment) it sleeps until woken; else until the segment is old.
+		var old <-chan time.Time
+		j.mu.Lock()
+		if j.cur != nil {
+			old = time.After(time.Until(j.cur.opened.Add(j.maxAge)))
+		}
+		j.mu.Unlock()
 		select {
 		case <-j.s.closed:
 			j.close()
 			return
-		case <-t.C:
+		case <-old:
 			j.mu.Lock()
 			if j.cur != nil && time.Since(j.cur.opened) >= j.maxAge {
 				j.sealLocked()

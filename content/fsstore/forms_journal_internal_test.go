@@ -488,3 +488,46 @@ func TestJournalRetiresOldSegments(t *testing.T) {
 		t.Errorf("%d submissions, want 3", n)
 	}
 }
+
+// Through the journal, a submission is readable the moment it is acknowledged: listed, found,
+// exported and counted; and deleting it removes its file.
+func TestJournaledSubmissionReadAndDelete(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	st := openSynced(t, dir)
+	var ids []string
+	for i := range 3 {
+		sub, err := st.CreateSubmission("contact", journalData(i), time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sub.ID)
+	}
+	page, total, err := st.Submissions("contact", 1, 10, SortOldest)
+	if err != nil || total != 3 || len(page) != 3 || page[0].ID != ids[0] || page[2].ID != ids[2] {
+		t.Fatalf("list = %d of %d, %v", len(page), total, err)
+	}
+	if sub, err := st.Submission("contact", ids[1]); err != nil || sub.Data.Value("n") != int64(1) {
+		t.Errorf("get = %v, %v", sub, err)
+	}
+	var exported []string
+	for sub, err := range st.EachSubmission("contact") {
+		if err != nil {
+			t.Fatal(err)
+		}
+		exported = append(exported, sub.ID)
+	}
+	if !slices.Equal(exported, ids) {
+		t.Errorf("export = %v, want %v", exported, ids)
+	}
+	if err := st.DeleteSubmission("contact", ids[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Submission("contact", ids[1]); !content.IsNotFound(err) {
+		t.Errorf("after delete: err = %v, want NotFound", err)
+	}
+	files, _ := os.ReadDir(filepath.Join(dir, "content", "forms", "contact"))
+	if len(files) != 2 {
+		t.Errorf("%d files after the delete, want 2", len(files))
+	}
+}
