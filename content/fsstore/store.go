@@ -106,7 +106,7 @@ type state struct {
 
 	locks [256]sync.Mutex
 
-	dirSync  dirSyncer   // group commit of the folder fsyncs of new submissions
+	dirSync  dirSyncer   // group commit of the folder fsyncs of new entries (and submissions)
 	journal  *subJournal // group commit of submissions (forms_journal.go); nil: fsync each
 	formDirs struct {    // form folders kept open for submissions (keptFormDir)
 		mu sync.RWMutex
