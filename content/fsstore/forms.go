@@ -94,11 +94,17 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 	}
 	dir, name := s.submissionDir(form), submissionFileName(at, sub.ID)
 	if j := s.journal; j != nil {
-		// Durable once journaled (forms_journal.go): the file needs no fsync of its own.
-		seg, err := j.create(form, name, raw)
+		// Durable once journaled (forms_journal.go): the file needs no fsync of its own. It is
+		// written unnamed while the journal flushes, and named once the flush has succeeded.
+		seg, end, err := j.create(form, name, raw)
 		switch {
 		case err == nil:
-			err = s.writeNewFile(dir, name, raw, false)
+			unnamed := s.openUnnamedIn(dir, raw)
+			if err = j.wait(end); err == nil {
+				err = s.linkNewFile(unnamed, dir, name, raw)
+			} else if unnamed != nil {
+				unnamed.Close() // never named: gone
+			}
 			j.done(seg, form, name, err == nil)
 			if err != nil {
 				return nil, content.Internalf(op, path.Join(dir, name), err)
@@ -141,6 +147,35 @@ func (s *Store) writeNewFile(dir, name string, data []byte, sync bool) error {
 		// No O_TMPFILE here, or the kept folder was removed: the path the long way.
 	}
 	return s.writeNewFileAt(dir, name, data, sync)
+}
+
+// openUnnamedIn writes data to an unnamed file in the folder dir (openUnnamed), for linkNewFile
+// to name; nil when there is none to be had (the folder is missing, no O_TMPFILE).
+func (s *Store) openUnnamedIn(dir string, data []byte) *os.File {
+	d, release := s.keptFormDir(dir)
+	if d == nil {
+		return nil
+	}
+	defer release()
+	f, _ := openUnnamed(d, data)
+	return f // after a failed write, nil: linkNewFile writes the file anew and reports the error
+}
+
+// linkNewFile names the unnamed file f (from openUnnamedIn, or nil) dir/name without fsync,
+// exclusively, and closes it; without f, or when it cannot be linked there, it writes the file
+// as writeNewFile does.
+func (s *Store) linkNewFile(f *os.File, dir, name string, data []byte) error {
+	if f != nil {
+		defer f.Close()
+		if d, release := s.keptFormDir(dir); d != nil {
+			done, err := linkUnnamedFile(f, d, name)
+			release()
+			if done {
+				return err
+			}
+		}
+	}
+	return s.writeNewFile(dir, name, data, false)
 }
 
 // writeNewFileAt is writeNewFile with folder handles of its own, opened by path (creating the

@@ -267,34 +267,37 @@ func (j *subJournal) prepare() error {
 	return nil
 }
 
-// create journals the submission file form/name with bytes raw and returns once its record is
-// durable; the caller then writes the file and calls done with the segment returned.
-// errJournalOff means nothing was journaled.
-func (j *subJournal) create(form, name string, raw []byte) (*segment, error) {
+// create appends the submission file form/name with bytes raw to the journal, and returns the
+// segment and the journal offset to wait for (wait) before writing the file; the caller calls
+// done once it has written it (or failed), whatever wait returned. errJournalOff means nothing
+// was journaled.
+func (j *subJournal) create(form, name string, raw []byte) (*segment, int64, error) {
 	rec := appendRecord(nil, journalRecord{kind: recCreate, form: form, name: name, raw: raw})
 	if len(rec)-recordHeader > maxRecordBody || len(form) > 0xffff || len(name) > 0xffff {
-		return nil, errJournalOff // replay would take it for a torn record
+		return nil, 0, errJournalOff // replay would take it for a torn record
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	seg, end, err := j.appendLocked(rec)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	key := form + "/" + name
 	j.live[key] = seg
 	seg.keys = append(seg.keys, key)
 	seg.inflight++
-	if err := j.waitDurableLocked(end); err != nil {
-		seg.inflight--
-		j.cond.Broadcast()
-		return nil, err
-	}
-	return seg, nil
+	return seg, end, nil
+}
+
+// wait returns once the journal is durable up to end (group commit), or the flush failed.
+func (j *subJournal) wait(end int64) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.waitDurableLocked(end)
 }
 
 // done reports that the file of a record create journaled in seg is written (or, when written
-// is false, failed: a delete record then keeps replay from writing it).
+// is false, that it is not: a delete record then keeps replay from writing it).
 func (j *subJournal) done(seg *segment, form, name string, written bool) {
 	if !written {
 		_ = j.remove(form, name)
