@@ -21,17 +21,18 @@ import (
 	"cms/content/internal/atomicfile"
 )
 
-// The submission journal makes submissions durable with group commit. Creating and fsyncing one
-// file per submission costs most of a submit's CPU in the kernel; instead a submitter appends its
-// submission to a journal segment, and one fdatasync makes every record appended meanwhile
-// durable (concurrent submitters share it). Only then does the submitter write the submission's
-// file, as before but without fsync, and return: a submission is acknowledged once its record is
-// durable, and its file exists (readers, exports and operators see files, as always).
+// The submission journal makes submissions durable with group commit. Fsyncing one file (and
+// its folder) per submission costs a good part of a submit's CPU in the kernel; instead a
+// submitter appends its submission to a journal segment, and one fdatasync makes every record
+// appended meanwhile durable (concurrent submitters share it). Meanwhile the submitter writes
+// the submission's file unnamed (O_TMPFILE, no fsync); only once its record is durable does it
+// link the file in and return: a submission is acknowledged once its record is durable, and its
+// file exists (readers, exports and operators see files, as always).
 //
-// A file written without fsync can be lost or empty after a power cut or a crash of the machine,
-// never its record: until the file is known durable the record stays in the journal, and a store
-// that opens replays the journals no live process holds, rewriting the files that are missing or
-// do not load. A segment is retired (removed) once every file it covers is durable: the retirer
+// A file written without fsync can be lost, empty or cut after a power cut or a crash of the
+// machine, never its record: until the file is known durable the record stays in the journal,
+// and a store that opens replays the journals no live process holds, rewriting the files that
+// are missing or do not hold the journaled bytes. A segment is retired (removed) once every file it covers is durable: the retirer
 // seals the current segment when it is a second old or segmentMaxBytes long, syncs the file
 // system once (syncfs) and removes it. A deleted submission whose record is still journaled gets
 // a delete record first, so that replay does not bring it back.
