@@ -300,7 +300,7 @@ func crashMessage(n int) string {
 
 // crashSubmitter submits to form "crash" from crashSubmitters goroutines, with fsync, until it is
 // killed, and prints "id n" on stdout, one write per line, as soon as each submission is
-// acknowledged.
+// acknowledged; it deletes every fifth submission and prints "id deleted" once it is.
 func crashSubmitter(dir string) {
 	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: dir, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
@@ -323,6 +323,16 @@ func crashSubmitter(dir string) {
 				if _, err := os.Stdout.WriteString(sub.ID + " " + strconv.Itoa(i) + "\n"); err != nil {
 					os.Exit(4)
 				}
+				if i%5 == 0 {
+					// Deleted soon after: a crash must not bring it back (the journal replay).
+					if err := st.DeleteSubmission("crash", sub.ID); err != nil {
+						fmt.Fprintln(os.Stderr, err)
+						os.Exit(3)
+					}
+					if _, err := os.Stdout.WriteString(sub.ID + " deleted\n"); err != nil {
+						os.Exit(4)
+					}
+				}
 			}
 		})
 	}
@@ -338,7 +348,8 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 	}
 	t.Parallel()
 	dir := t.TempDir()
-	acked := map[string]int{} // id -> n, over all rounds
+	acked := map[string]int{}    // id -> n, over all rounds
+	deleted := map[string]bool{} // ids whose deletion was acknowledged
 	for round := range 5 {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), crashChildEnv+"="+dir, crashModeEnv+"=submit")
@@ -393,6 +404,11 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 		}
 		for _, line := range got {
 			id, num, ok := strings.Cut(line, " ")
+			if num == "deleted" {
+				delete(acked, id)
+				deleted[id] = true
+				continue
+			}
 			n, err := strconv.Atoi(num)
 			if !ok || err != nil {
 				t.Fatalf("round %d: bad acknowledgement %q", round, line)
@@ -403,6 +419,9 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 		st := contenttest.OpenStore(t, dir)
 		for id, n := range acked {
 			sub, err := st.Submission("crash", id)
+			if n%5 == 0 && content.IsNotFound(err) {
+				continue // its deletion was under way, not yet acknowledged, when the kill came
+			}
 			if err != nil {
 				t.Fatalf("round %d: acknowledged submission %s (n=%d) lost after SIGKILL: %v", round, id, n, err)
 			}
@@ -410,15 +429,25 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 				t.Fatalf("round %d: submission %s holds n=%v and a message of %d bytes, want n=%d and its message", round, id, sub.Data.Value("n"), len(fmt.Sprint(sub.Data.Value("message"))), n)
 			}
 		}
+		for id := range deleted {
+			if _, err := st.Submission("crash", id); !content.IsNotFound(err) {
+				t.Fatalf("round %d: submission %s, deleted before the SIGKILL, is back: err = %v", round, id, err)
+			}
+		}
 		total, err := st.SubmissionCount("crash")
 		if err != nil {
 			t.Fatal(err)
 		}
 		loaded := 0
+		seen := map[string]bool{}
 		for sub, err := range st.EachSubmission("crash") {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if seen[sub.ID] {
+				t.Fatalf("round %d: submission %s stored twice", round, sub.ID)
+			}
+			seen[sub.ID] = true
 			// Acknowledged or not, a file holds one whole submission.
 			n, ok := sub.Data.Value("n").(int64)
 			if !ok || sub.Data.Value("message") != crashMessage(int(n)) {
@@ -431,5 +460,9 @@ func TestSIGKILLKeepsAcknowledgedSubmissions(t *testing.T) {
 		}
 		t.Logf("round %d: killed after %d acknowledgements; %d files, %d acknowledged in all", round, len(got), total, len(acked))
 		_ = st.Close()
+		// The killed writer's journal was replayed and removed; the reader's closed cleanly.
+		if left, _ := filepath.Glob(filepath.Join(dir, ".cms", "journal", "*.wal")); len(left) != 0 {
+			t.Fatalf("round %d: journal segments left after replay and a clean close: %v", round, left)
+		}
 	}
 }

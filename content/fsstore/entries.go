@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 
 	"cms/content"
 	"cms/content/entryfile"
@@ -110,7 +111,9 @@ func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
 	p := s.entryPath(n.Collection, n.Slug)
 	unlock := s.lock(p)
 	defer unlock()
-	if err := atomicfile.Write(s.root, p, raw, atomicfile.Options{Exclusive: true, NoSync: s.opts.NoSync}); err != nil {
+	// As a submission's file: exclusive, atomic, fsync'd, and concurrent creates in a collection
+	// share the fsync of its folder (group commit).
+	if err := s.writeNewFile(path.Dir(p), path.Base(p), raw, !s.opts.NoSync); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil, content.Conflictf(op, "Entry with slug %q already exists in collection %q", n.Slug, n.Collection)
 		}

@@ -93,7 +93,29 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 		return nil, encodeFailed(op, form, err)
 	}
 	dir, name := s.submissionDir(form), submissionFileName(at, sub.ID)
-	if err := s.writeNewFile(dir, name, raw); err != nil {
+	if j := s.journal; j != nil {
+		// Durable once journaled (forms_journal.go): the file needs no fsync of its own. It is
+		// written unnamed while the journal flushes, and named once the flush has succeeded.
+		seg, end, err := j.create(form, name, raw)
+		switch {
+		case err == nil:
+			unnamed := s.openUnnamedIn(dir, raw)
+			if err = j.wait(end); err == nil {
+				err = s.linkNewFile(unnamed, dir, name, raw)
+			} else if unnamed != nil {
+				unnamed.Close() // never named: gone
+			}
+			j.done(seg, form, name, err == nil)
+			if err != nil {
+				return nil, content.Internalf(op, path.Join(dir, name), err)
+			}
+			s.changed("Received submission "+form+"/"+sub.ID, path.Join(dir, name))
+			return sub, nil
+		case !errors.Is(err, errJournalOff):
+			return nil, content.Internalf(op, path.Join(dir, name), err)
+		}
+	}
+	if err := s.writeNewFile(dir, name, raw, !s.opts.NoSync); err != nil {
 		return nil, content.Internalf(op, path.Join(dir, name), err)
 	}
 	s.changed("Received submission "+form+"/"+sub.ID, path.Join(dir, name))
@@ -103,18 +125,19 @@ func (s *Store) CreateSubmission(form string, data *content.Map, at time.Time) (
 // writeNewFile creates dir/name with data, atomically (no reader ever sees part of it),
 // exclusively (an existing file is never replaced: a clash of random ids is all but impossible,
 // but if it happened it must not overwrite someone else's submission) and durably, creating dir
-// if needed.
+// if needed. Without sync it skips the fsyncs: the submission journal has made the bytes durable.
 //
-// It is the submit path's hot spot, so it does less than atomicfile.Write: it works inside the
-// form's folder (one path lookup instead of one per step), and on Linux it writes an unnamed
+// It is the submit path's hot spot (and creates entries too), so it does less than
+// atomicfile.Write: it works inside the folder (one path lookup instead of one per step), and
+// concurrent writers into a folder share its fsync (dirSyncer); and on Linux it writes an unnamed
 // file (O_TMPFILE) and links it in, one change to the folder instead of three (create a temp
 // file, link it, remove it). Where O_TMPFILE is unavailable (NFS, such as EFS) it falls back to a
 // named temp file (a dot file with atomicfile's marker, which listings skip).
-func (s *Store) writeNewFile(dir, name string, data []byte) error {
+func (s *Store) writeNewFile(dir, name string, data []byte, sync bool) error {
 	if d, release := s.keptFormDir(dir); d != nil {
-		done, err := linkUnnamed(d, name, data, !s.opts.NoSync)
-		if done && err == nil && !s.opts.NoSync {
-			// Concurrent submissions to a form share the fsync of its folder (group commit).
+		done, err := linkUnnamed(d, name, data, sync)
+		if done && err == nil && sync {
+			// Concurrent writers into the folder share its fsync (group commit).
 			err = s.dirSync.sync(dir, d)
 		}
 		release()
@@ -123,18 +146,47 @@ func (s *Store) writeNewFile(dir, name string, data []byte) error {
 		}
 		// No O_TMPFILE here, or the kept folder was removed: the path the long way.
 	}
-	return s.writeNewFileAt(dir, name, data)
+	return s.writeNewFileAt(dir, name, data, sync)
+}
+
+// openUnnamedIn writes data to an unnamed file in the folder dir (openUnnamed), for linkNewFile
+// to name; nil when there is none to be had (the folder is missing, no O_TMPFILE).
+func (s *Store) openUnnamedIn(dir string, data []byte) *os.File {
+	d, release := s.keptFormDir(dir)
+	if d == nil {
+		return nil
+	}
+	defer release()
+	f, _ := openUnnamed(d, data)
+	return f // after a failed write, nil: linkNewFile writes the file anew and reports the error
+}
+
+// linkNewFile names the unnamed file f (from openUnnamedIn, or nil) dir/name without fsync,
+// exclusively, and closes it; without f, or when it cannot be linked there, it writes the file
+// as writeNewFile does.
+func (s *Store) linkNewFile(f *os.File, dir, name string, data []byte) error {
+	if f != nil {
+		defer f.Close()
+		if d, release := s.keptFormDir(dir); d != nil {
+			done, err := linkUnnamedFile(f, d, name)
+			release()
+			if done {
+				return err
+			}
+		}
+	}
+	return s.writeNewFile(dir, name, data, false)
 }
 
 // writeNewFileAt is writeNewFile with folder handles of its own, opened by path (creating the
 // folder when missing).
-func (s *Store) writeNewFileAt(dir, name string, data []byte) error {
+func (s *Store) writeNewFileAt(dir, name string, data []byte, sync bool) error {
 	root, err := s.root.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := s.root.MkdirAll(dir, 0o755); err != nil {
 			return fmt.Errorf("create folder %s: %w", dir, err)
 		}
-		if !s.opts.NoSync {
+		if sync {
 			// The new folder's own entry must survive a crash too.
 			if err := atomicfile.SyncDir(s.root, path.Dir(dir)); err != nil {
 				return err
@@ -151,24 +203,24 @@ func (s *Store) writeNewFileAt(dir, name string, data []byte) error {
 		return fmt.Errorf("open folder %s: %w", dir, err)
 	}
 	defer d.Close()
-	done, err := linkUnnamed(d, name, data, !s.opts.NoSync)
+	done, err := linkUnnamed(d, name, data, sync)
 	if !done {
-		err = writeViaTemp(root, name, data, !s.opts.NoSync)
+		err = writeViaTemp(root, name, data, sync)
 	}
 	if err != nil {
 		return err
 	}
-	if !s.opts.NoSync {
+	if sync {
 		// Concurrent submissions to a form share the fsync of its folder (group commit).
 		return s.dirSync.sync(dir, d)
 	}
 	return nil
 }
 
-// maxKeptFormDirs bounds the form folders kept open (one descriptor each).
+// maxKeptFormDirs bounds the form (and collection) folders kept open (one descriptor each).
 const maxKeptFormDirs = 64
 
-// keptFormDir returns the form folder dir kept open between submissions, and a release to call
+// keptFormDir returns the folder dir kept open between new files, and a release to call
 // when done with it; nil when the folder is missing (the caller creates it by path) or too many
 // are kept. As the assets folder (sharedAssetsRoot), a folder replaced on disk is noticed by its
 // identity, checked at most once per assetsRecheck; one removed meanwhile refuses new files, and
@@ -454,6 +506,12 @@ func (s *Store) DeleteSubmission(form, id string) error {
 		return err
 	}
 	p := path.Join(s.submissionDir(form), name)
+	if j := s.journal; j != nil {
+		// Journaled lately: a delete record keeps replay after a crash from writing it again.
+		if err := j.remove(form, name); err != nil && !errors.Is(err, errJournalOff) {
+			return content.Internalf(op, p, err)
+		}
+	}
 	if err := s.removeFile(p); err != nil {
 		if content.IsNotFound(err) {
 			return content.NotFoundf(op, form+"/"+id, "Submission %q not found", id)

@@ -106,8 +106,9 @@ type state struct {
 
 	locks [256]sync.Mutex
 
-	dirSync  dirSyncer // group commit of the folder fsyncs of new submissions
-	formDirs struct {  // form folders kept open for submissions (keptFormDir)
+	dirSync  dirSyncer   // group commit of the folder fsyncs of new entries (and submissions)
+	journal  *subJournal // group commit of submissions (forms_journal.go); nil: fsync each
+	formDirs struct {    // form folders kept open for submissions (keptFormDir)
 		mu sync.RWMutex
 		m  map[string]*keptDir
 	}
@@ -208,6 +209,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if !opts.ReadOnly {
+		s.journal = s.openJournal() // replays what a crash left before anyone reads submissions
 		s.wg.Add(1)
 		go s.sweepAtOpen() // in the background: it lists every folder, which start-up need not wait for
 	}
