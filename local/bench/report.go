@@ -107,7 +107,9 @@ type loadRow struct {
 	Statuses    map[int]int64 `json:"statuses,omitempty"`
 	FirstError  string        `json:"firstError,omitempty"`
 	Profile     string        `json:"profile,omitempty"` // CPU profile file (-profile)
-	BodyBytes   int64         `json:"avgBodyBytes,omitempty"`
+	// HeapProfile is the server's heap profile right after the scenario (-profile).
+	HeapProfile string `json:"heapProfile,omitempty"`
+	BodyBytes   int64  `json:"avgBodyBytes,omitempty"`
 	// Generator is the load generator that produced the row: wrk or go (local/bench/load).
 	Generator string `json:"generator,omitempty"`
 	// PeakMiB is the server's VmHWM at the end of the measured run, reset just before it
@@ -300,6 +302,15 @@ func (rep *report) writeLoad(w io.Writer) {
 	}
 	if len(profiles) > 0 {
 		fmt.Fprintf(w, "\nCPU profiles of cms serve (go tool pprof -top CMS_BINARY FILE):\n%s\n", strings.Join(profiles, "\n"))
+	}
+	var heaps []string
+	for _, r := range lr.Rows {
+		if r.HeapProfile != "" {
+			heaps = append(heaps, fmt.Sprintf("  %-20s %s", r.Scenario, r.HeapProfile))
+		}
+	}
+	if len(heaps) > 0 {
+		fmt.Fprintf(w, "\nheap profiles of cms serve after each scenario (go tool pprof -sample_index=inuse_space -top CMS_BINARY FILE):\n%s\n", strings.Join(heaps, "\n"))
 	}
 }
 

@@ -284,6 +284,10 @@ func (s *session) record(ctx context.Context, sc scenario, row *loadRow, run run
 	if mem, err := readMemory(sc.base.pid()); err == nil {
 		row.PeakMiB, row.PeakSinceStart = mib(mem.HWM), !peakReset
 	}
+	if sc.base == s.cms {
+		// What the server holds after the scenario (with -profile): where its peak RSS went.
+		row.HeapProfile = s.b.heapProfile(ctx, s.cms, "heap-"+strings.ReplaceAll(sc.name, " ", "_")+".pprof")
+	}
 	if err != nil {
 		row.Verdict, row.Note = "ERROR", err.Error()
 		return
