@@ -475,3 +475,38 @@ func TestReportPeakRSS(t *testing.T) {
 		}
 	}
 }
+
+// TestSoakOptions: -soak runs the soak with issue 18's budget for the size, or the
+// memory.limitMiB it gives the site; the mix is mostly cached entries.
+func TestSoakOptions(t *testing.T) {
+	t.Parallel()
+	o, err := parseFlags([]string{"-soak", "5m"}, io.Discard)
+	if err != nil || o.soak != 5*time.Minute || o.loadSize != 10_000 {
+		t.Fatalf("parse: %+v %v", o, err)
+	}
+	if got := soakBudgetMiB(o, o.loadSize); got != 150 {
+		t.Errorf("default budget at 10k %v, want 150", got)
+	}
+	if got := soakBudgetMiB(o, 5000); got != 0 {
+		t.Errorf("budget at 5k without -soak-limit-mib %v, want 0 (none known)", got)
+	}
+	o, err = parseFlags([]string{"-soak", "1m", "-soak-limit-mib", "256", "-load-size", "100000"}, io.Discard)
+	if err != nil || soakBudgetMiB(o, o.loadSize) != 256 {
+		t.Fatalf("with -soak-limit-mib: %+v %v", o, err)
+	}
+	if b := (&bench{o: o}); !strings.Contains(b.siteConfig(), "memory:\n  limitMiB: 256\n") {
+		t.Errorf("site config without the limit:\n%s", b.siteConfig())
+	}
+	if _, err := parseFlags([]string{"-soak", "2h"}, io.Discard); err == nil {
+		t.Error("-soak 2h accepted")
+	}
+	mix := soakMix(func(int, uint64) string { return "e" }, func(int, uint64) string { return "u" },
+		func(int, uint64) string { return "p" }, func(int, uint64) string { return "l" })
+	count := map[string]int{}
+	for seq := range uint64(100) {
+		count[mix(0, seq)]++
+	}
+	if count["e"] != 60 || count["u"] != 20 || count["p"] != 10 || count["l"] != 10 {
+		t.Errorf("mix %v", count)
+	}
+}
