@@ -22,6 +22,7 @@ type Cache[K comparable, V any] struct {
 	size  int64
 	items map[K]*node[K, V]
 	root  node[K, V] // root.next is the most recently used, root.prev the least
+	pool  *Pool      // nil: max bounds the cache alone (see JoinPool)
 
 	hits, misses atomic.Uint64
 }
@@ -89,28 +90,42 @@ func (c *Cache[K, V]) GetValid(key K, valid func(V) bool) (V, bool) {
 }
 
 // Put stores val under key, replacing any value it had, and evicts the least recently used
-// values until the cache is within its budget. A value costing more than a quarter of the budget
-// is not kept (and any older value of key is dropped), so one large value cannot empty the
-// cache.
+// values until the cache is within its budget (in a [Pool]: within its budget or the pool's
+// room). A value costing more than a quarter of the budget is not kept (and any older value of
+// key is dropped), so one large value cannot empty the cache.
 func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 	if !c.Enabled() {
 		return
 	}
 	cost = max(cost, 0) + Overhead
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if old, ok := c.items[key]; ok {
 		c.remove(old)
 	}
 	if cost > c.max/4 {
+		c.mu.Unlock()
 		return
 	}
 	n := &node[K, V]{key: key, val: val, cost: cost}
 	c.items[key] = n
 	c.pushFront(n)
 	c.size += cost
-	for c.size > c.max {
+	p := c.pool
+	if p == nil {
+		for c.size > c.max {
+			c.remove(c.root.prev)
+		}
+		c.mu.Unlock()
+		return
+	}
+	p.used.Add(cost)
+	// Above its own budget only while the pool has room: its own values go first.
+	for c.size > c.max && p.full() {
 		c.remove(c.root.prev)
+	}
+	c.mu.Unlock()
+	if p.full() { // others borrowed the room this cache's budget had: they give it back
+		p.reclaim()
 	}
 }
 
@@ -173,4 +188,7 @@ func (c *Cache[K, V]) remove(n *node[K, V]) {
 	c.unlink(n)
 	delete(c.items, n.key)
 	c.size -= n.cost
+	if c.pool != nil {
+		c.pool.used.Add(-n.cost)
+	}
 }

@@ -95,6 +95,15 @@ type Report struct {
 // Details describe the process beyond its checks.
 type Details struct {
 	Caches []CacheReport `json:"caches"`
+	// CachePool is the budget the caches share (memory.cacheMiB): a cache may hold more than
+	// its own maxBytes while the others leave room, never the pool more than its maxBytes.
+	CachePool *PoolReport `json:"cachePool,omitempty"`
+}
+
+// PoolReport is what the pooled caches hold together against their shared budget.
+type PoolReport struct {
+	Bytes    int64 `json:"bytes"`
+	MaxBytes int64 `json:"maxBytes"`
 }
 
 // CacheReport is one in-memory cache: its size against its budget and how often it served.
@@ -108,6 +117,9 @@ func (a *api) details() *Details {
 	d := &Details{Caches: []CacheReport{}}
 	for _, c := range a.Caches.Stats() {
 		d.Caches = append(d.Caches, CacheReport{Name: c.Name, Stats: c.Stats, HitRatio: math.Round(c.HitRatio()*1e4) / 1e4})
+	}
+	if a.Caches != nil && a.Caches.Pool != nil {
+		d.CachePool = &PoolReport{Bytes: a.Caches.Pool.Bytes(), MaxBytes: a.Caches.Pool.MaxBytes()}
 	}
 	return d
 }

@@ -13,7 +13,9 @@ import (
 
 // Caches of the process and their shares of memory.cacheMiB, in percent (they sum to 100).
 // Shares are fixed so a group's budget does not depend on which others a process mounts; a
-// Lambda function, which mounts one group, leaves the other shares unused.
+// Lambda function, which mounts one group, leaves the other shares unused. Each share is the
+// cache's own budget: the caches of a process pool them (Services.Caches), so a cache may also
+// fill what the others leave unused and gives it back when they need it.
 const (
 	CachePublicEntries = "publicEntries.entries" // encoded public entries
 	CachePublicLists   = "publicEntries.lists"   // public list responses
