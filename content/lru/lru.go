@@ -48,6 +48,7 @@ type node[K comparable, V any] struct {
 	key        K
 	val        V
 	cost       int64
+	tick       uint64 // when last used, on the pool's clock (pooled caches only)
 	prev, next *node[K, V]
 }
 
@@ -119,12 +120,8 @@ func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 		return
 	}
 	p.used.Add(cost)
-	// Above its own budget only while the pool has room: its own values go first.
-	for c.size > c.max && p.full() {
-		c.remove(c.root.prev)
-	}
 	c.mu.Unlock()
-	if p.full() { // others borrowed the room this cache's budget had: they give it back
+	if p.full() { // the least recently used values above their caches' budgets go
 		p.reclaim()
 	}
 }
@@ -174,6 +171,9 @@ func (c *Cache[K, V]) Stats() Stats {
 }
 
 func (c *Cache[K, V]) pushFront(n *node[K, V]) {
+	if c.pool != nil {
+		n.tick = c.pool.clock.Add(1)
+	}
 	n.prev, n.next = &c.root, c.root.next
 	n.next.prev = n
 	c.root.next = n

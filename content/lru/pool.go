@@ -9,13 +9,14 @@ import (
 // the caches). A cache in a pool keeps its own budget and may also fill what the others leave
 // unused, up to the pool's total, the sum of its members' budgets: the cache a workload uses
 // grows into the room of those it does not, instead of evicting at its share while that room
-// stays empty. When the pool is full, caches above their own budgets give values back, least
-// recently used first, the one furthest above its budget first; a cache within its budget never
-// loses a value to another. So the pool never holds more than its total, and every cache can
-// always use its own budget.
+// stays empty. When the pool is full, the values that go are the least recently used among the
+// caches above their own budgets (an approximate LRU across the caches): a cache within its
+// budget never loses a value to another. So the pool never holds more than its total, and
+// every cache can always use its own budget.
 type Pool struct {
-	used atomic.Int64 // bytes held by the members
-	max  atomic.Int64 // the sum of the members' budgets
+	used  atomic.Int64  // bytes held by the members
+	max   atomic.Int64  // the sum of the members' budgets
+	clock atomic.Uint64 // orders uses across the members
 
 	mu      sync.Mutex
 	members []member
@@ -23,8 +24,12 @@ type Pool struct {
 
 // member is a cache in a pool, whatever its key and value types.
 type member interface {
-	over() int64      // bytes held above its own budget
-	giveBack(p *Pool) // evict while above its budget and the pool is full
+	// oldest returns when its least recently used value was last used, if it holds more than
+	// its own budget.
+	oldest() (tick uint64, over bool)
+	// evictOldest drops its least recently used value if it still holds more than its budget
+	// and the pool is full.
+	evictOldest(p *Pool)
 }
 
 // NewPool returns an empty pool; caches join it with [Cache.JoinPool] (or [Registry.Register]
@@ -39,29 +44,29 @@ func (p *Pool) MaxBytes() int64 { return p.max.Load() }
 
 func (p *Pool) full() bool { return p.used.Load() > p.max.Load() }
 
-// reclaim evicts from the caches furthest above their own budgets until the pool is within its
-// total. Called without any cache's lock held.
+// reclaim evicts the least recently used values of the caches above their own budgets until
+// the pool is within its total. Called without any cache's lock held.
 func (p *Pool) reclaim() {
 	p.mu.Lock()
 	members := p.members
 	p.mu.Unlock()
-	// Bounded: a cache that shrank meanwhile gives nothing back and the choice is made again.
-	for range 1000 {
+	// Bounded: values put meanwhile may keep the pool full; their own Puts reclaim too.
+	for range 10_000 {
 		if !p.full() {
 			return
 		}
-		var worst member
-		var most int64
+		var lru member
+		var lruTick uint64
 		for _, m := range members {
-			if o := m.over(); o > most {
-				worst, most = m, o
+			if t, over := m.oldest(); over && (lru == nil || t < lruTick) {
+				lru, lruTick = m, t
 			}
 		}
 		// Every cache within its own budget: the pool holds at most its total (the sum of them).
-		if worst == nil {
+		if lru == nil {
 			return
 		}
-		worst.giveBack(p)
+		lru.evictOldest(p)
 	}
 }
 
@@ -86,16 +91,19 @@ func (c *Cache[K, V]) JoinPool(p *Pool) {
 	p.max.Add(c.max)
 }
 
-func (c *Cache[K, V]) over() int64 {
+func (c *Cache[K, V]) oldest() (uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.size - c.max
+	if c.size <= c.max || c.root.prev == &c.root {
+		return 0, false
+	}
+	return c.root.prev.tick, true
 }
 
-func (c *Cache[K, V]) giveBack(p *Pool) {
+func (c *Cache[K, V]) evictOldest(p *Pool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.size > c.max && p.full() && c.root.prev != &c.root {
+	if c.size > c.max && p.full() && c.root.prev != &c.root {
 		c.remove(c.root.prev)
 	}
 }

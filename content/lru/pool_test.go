@@ -65,6 +65,36 @@ func TestPoolLends(t *testing.T) {
 	}
 }
 
+// When the pool is full, what goes is the least recently used value among the caches above
+// their own budgets, whichever cache it is in: the values clients read stay.
+func TestPoolEvictsLeastRecentlyUsedAcrossCaches(t *testing.T) {
+	t.Parallel()
+	p := lru.NewPool()
+	a, b, c := lru.New[string, int](1000), lru.New[string, int](1000), lru.New[string, int](1000)
+	for _, x := range []*lru.Cache[string, int]{a, b, c} {
+		x.JoinPool(p)
+	}
+	fill(a, "a", 15, 100)
+	fill(b, "b", 15, 100) // the pool is full: a and b each hold half again their budgets
+	if held(a, "a", 15) != 15 { // and a's values are the recently read ones
+		t.Fatal("a lost values before the pool was full")
+	}
+	fill(c, "c", 5, 100) // c, within its budget, takes room back from b's unread values
+	if held(a, "a", 15) != 15 || held(b, "b", 15) != 10 || held(c, "c", 5) != 5 {
+		t.Errorf("a holds %d of 15, b %d of 15 (want 10), c %d of 5", held(a, "a", 15), held(b, "b", 15), held(c, "c", 5))
+	}
+	if _, ok := b.Get("b0"); ok {
+		t.Error("b's oldest value stayed")
+	}
+	// b, above its budget, adding a value makes room from the least recently used overall:
+	// b's own values once a's were read after them.
+	held(a, "a", 15)
+	b.Put("new", 1, 100-lru.Overhead)
+	if held(a, "a", 15) != 15 || p.Bytes() != p.MaxBytes() {
+		t.Errorf("a holds %d of 15, pool %d of %d", held(a, "a", 15), p.Bytes(), p.MaxBytes())
+	}
+}
+
 // Values dropped or replaced give their room back to the pool; a cache joins once.
 func TestPoolAccounting(t *testing.T) {
 	t.Parallel()
