@@ -111,14 +111,16 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 }
 
 // DefaultMemoryLimit is the soft memory limit of a server that was given none, for a live heap
-// of live bytes (the index and what the caches hold now): room for garbage of an eighth of that
-// (at least 16 MiB, for the requests in flight) and 16 MiB for the runtime's own memory.
+// of live bytes (the index and what the caches hold now): room for garbage of a quarter of that
+// (at least 32 MiB: less has the collector run many times a second under a load that allocates
+// much, such as uncached lists, at a cost in CPU far above the memory saved) and 16 MiB for the
+// runtime's own memory.
 // SetDefaultMemoryLimit keeps it following the live heap, so the collector keeps the heap near
 // what the site and the caches' contents need: GOGC alone lets the heap grow to twice the live
 // data, some 90 MiB more than the data on a 10,000-entry site with full caches. The caches are
 // byte-bounded (memory.cacheMiB), so the live heap, and this limit, are too.
 func DefaultMemoryLimit(live int64) int64 {
-	return live + max(live/8, 16<<20) + 16<<20
+	return live + max(live/4, 32<<20) + 16<<20
 }
 
 // GoMemoryInUse is the memory the runtime's soft limit counts: everything the Go runtime has

@@ -59,23 +59,23 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
-// With no limit configured, a server's limit follows its live heap: an eighth more (at least
-// 16 MiB) for garbage and 16 MiB for the runtime, so a server whose caches are not full does
+// With no limit configured, a server's limit follows its live heap: a quarter more (at least
+// 32 MiB) for garbage and 16 MiB for the runtime, so a server whose caches are not full does
 // not hold memory for them, and a growing live heap always has room.
 func TestDefaultMemoryLimit(t *testing.T) {
 	t.Parallel()
 	const mib = int64(1) << 20
 	for _, tt := range []struct{ live, want int64 }{
-		{10 * mib, (10 + 16 + 16) * mib},   // a small site: the collector's default pace governs
-		{100 * mib, (100 + 16 + 16) * mib}, // a 10,000-entry site with its caches filling
-		{400 * mib, (400 + 50 + 16) * mib},
+		{10 * mib, (10 + 32 + 16) * mib},   // a small site: the collector's default pace governs
+		{100 * mib, (100 + 32 + 16) * mib}, // a 10,000-entry site with its caches filling
+		{400 * mib, (400 + 100 + 16) * mib},
 	} {
 		if got := wire.DefaultMemoryLimit(tt.live); got != tt.want {
 			t.Errorf("DefaultMemoryLimit(%d MiB) = %d MiB, want %d MiB", tt.live/mib, got/mib, tt.want/mib)
 		}
 	}
 	for live := int64(0); live < 2<<30; live += 7 * mib {
-		if got := wire.DefaultMemoryLimit(live); got < live+live/8+16*mib || got > live+live/8+32*mib {
+		if got := wire.DefaultMemoryLimit(live); got < live+live/4+16*mib || got > live+live/4+48*mib {
 			t.Fatalf("live heap %d MiB: limit %d MiB", live/mib, got/mib)
 		}
 	}
