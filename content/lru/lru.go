@@ -120,6 +120,11 @@ func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 		return
 	}
 	p.used.Add(cost)
+	// Borrowing is bounded by the cache's own budget: a run of values never read again (uncached
+	// list pages) cannot take over the pool.
+	for c.size > 2*c.max {
+		c.remove(c.root.prev)
+	}
 	c.mu.Unlock()
 	if p.full() { // the least recently used values above their caches' budgets go
 		p.reclaim()

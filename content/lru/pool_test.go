@@ -95,6 +95,23 @@ func TestPoolEvictsLeastRecentlyUsedAcrossCaches(t *testing.T) {
 	}
 }
 
+// A cache borrows at most its own budget again, however much room the pool has: a run of
+// values never read again cannot take over the pool.
+func TestPoolBorrowsAtMostTheOwnBudget(t *testing.T) {
+	t.Parallel()
+	p := lru.NewPool()
+	small, big := lru.New[string, int](1000), lru.New[string, int](8000)
+	small.JoinPool(p)
+	big.JoinPool(p)
+	fill(small, "s", 50, 100)
+	if small.Bytes() != 2000 || p.Bytes() != 2000 {
+		t.Errorf("small holds %d bytes (pool %d), want twice its budget, 2000", small.Bytes(), p.Bytes())
+	}
+	if held(small, "s", 50) != 20 {
+		t.Errorf("small holds %d values, want its 20 most recent", held(small, "s", 50))
+	}
+}
+
 // Values dropped or replaced give their room back to the pool; a cache joins once.
 func TestPoolAccounting(t *testing.T) {
 	t.Parallel()
