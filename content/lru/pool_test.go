@@ -75,7 +75,7 @@ func TestPoolEvictsLeastRecentlyUsedAcrossCaches(t *testing.T) {
 		x.JoinPool(p)
 	}
 	fill(a, "a", 15, 100)
-	fill(b, "b", 15, 100) // the pool is full: a and b each hold half again their budgets
+	fill(b, "b", 15, 100)       // the pool is full: a and b each hold half again their budgets
 	if held(a, "a", 15) != 15 { // and a's values are the recently read ones
 		t.Fatal("a lost values before the pool was full")
 	}
