@@ -491,7 +491,7 @@ func TestSoakOptions(t *testing.T) {
 		t.Errorf("budget at 5k without -soak-limit-mib %v, want 0 (none known)", got)
 	}
 	o, err = parseFlags([]string{"-soak", "1m", "-soak-limit-mib", "256", "-load-size", "100000"}, io.Discard)
-	if err != nil || soakBudgetMiB(o, o.loadSize) != 256 {
+	if err != nil || soakBudgetMiB(o, o.loadSize) != 256+32 {
 		t.Fatalf("with -soak-limit-mib: %+v %v", o, err)
 	}
 	if b := (&bench{o: o}); !strings.Contains(b.siteConfig(), "memory:\n  limitMiB: 256\n") {

@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.IntVar(&o.logins, "logins", 5, "sequential logins timed by the login scenario")
 	fs.StringVar(&o.profileDir, "profile", "", "write a CPU profile of cms serve per load scenario into this folder (sets CMS_PPROF_ADDR)")
 	fs.DurationVar(&o.soak, "soak", 0, "instead of the benchmark, run a mixed load this long against cms on the -load-size site and fail if its peak RSS exceeds the budget (make soak)")
-	fs.IntVar(&o.soakLimitMiB, "soak-limit-mib", 0, "with -soak: memory.limitMiB of the site, which is then the budget (default: default settings and issue 18's peak RSS target for the size)")
+	fs.IntVar(&o.soakLimitMiB, "soak-limit-mib", 0, "with -soak: memory.limitMiB of the site; the budget is then that plus 32 MiB, as a Lambda function's memory (default: default settings and issue 18's peak RSS target for the size)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

@@ -9,12 +9,17 @@ import (
 	"time"
 )
 
-// soakBudgetMiB is the peak RSS a soak may reach on a site of n entries: -soak-limit-mib when
-// given (the memory.limitMiB the soak configures), else issue 18's target for the size with
-// default settings, else 0 (no budget known).
+// soakHeadroomMiB is what a process needs beyond its Go soft limit: the binary's resident pages
+// and the runtime's, as on Lambda, where a function of M MiB gets a limit of M - 32.
+const soakHeadroomMiB = 32
+
+// soakBudgetMiB is the peak RSS a soak may reach on a site of n entries: with -soak-limit-mib
+// (the memory.limitMiB the soak configures), that limit plus soakHeadroomMiB, the memory a
+// Lambda function with that limit has; else issue 18's target for the size with default
+// settings; else 0 (no budget known).
 func soakBudgetMiB(o options, n int) float64 {
 	if o.soakLimitMiB > 0 {
-		return float64(o.soakLimitMiB)
+		return float64(o.soakLimitMiB + soakHeadroomMiB)
 	}
 	return peakTargetMiB(n)
 }
