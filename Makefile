@@ -5,6 +5,9 @@ GO ?= go
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 FUZZTIME ?= 10s
+# make soak: how long, and further flags of local/bench (e.g. SOAKFLAGS='-soak-limit-mib 256').
+SOAK ?= 5m
+SOAKFLAGS ?=
 # make lambda builds for linux/arm64; GOARCH=amd64 (command line or environment, or the older
 # alias GOARCH_LAMBDA=amd64) builds x86-64 functions. LAMBDA_ARCHITECTURE is the template's name.
 ifneq ($(filter command line environment,$(origin GOARCH)),)
@@ -16,7 +19,7 @@ LAMBDA_ARCHITECTURE = $(if $(filter amd64,$(GOARCH_LAMBDA)),x86_64,$(GOARCH_LAMB
 LAMBDA_DIST ?= dist/lambda
 LAMBDA_GROUPS ?= $(patsubst runtime/lambda/%/main.go,%,$(wildcard runtime/lambda/*/main.go))
 
-.PHONY: help dev test build lint bench fuzz generate tidy lambda hooks cp-bundle
+.PHONY: help dev test build lint bench soak fuzz generate tidy lambda hooks cp-bundle
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -51,6 +54,9 @@ lint: ## gofmt check, go vet, staticcheck
 
 bench: ## generate 1k/10k/100k-entry sites and report start-up, memory and load figures
 	$(GO) run ./local/bench
+
+soak: ## opt-in, not in make test: SOAK (default 5m) of mixed load on a 10k-entry site; fails if peak RSS exceeds the budget
+	$(GO) run ./local/bench -soak $(SOAK) $(SOAKFLAGS)
 
 fuzz: ## run each fuzz target for FUZZTIME (default 10s)
 	@set -e; for pkg in $$($(GO) list ./...); do \

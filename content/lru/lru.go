@@ -22,6 +22,7 @@ type Cache[K comparable, V any] struct {
 	size  int64
 	items map[K]*node[K, V]
 	root  node[K, V] // root.next is the most recently used, root.prev the least
+	pool  *Pool      // nil: max bounds the cache alone (see JoinPool)
 
 	hits, misses atomic.Uint64
 }
@@ -47,6 +48,7 @@ type node[K comparable, V any] struct {
 	key        K
 	val        V
 	cost       int64
+	tick       uint64 // when last used, on the pool's clock (pooled caches only)
 	prev, next *node[K, V]
 }
 
@@ -89,28 +91,43 @@ func (c *Cache[K, V]) GetValid(key K, valid func(V) bool) (V, bool) {
 }
 
 // Put stores val under key, replacing any value it had, and evicts the least recently used
-// values until the cache is within its budget. A value costing more than a quarter of the budget
-// is not kept (and any older value of key is dropped), so one large value cannot empty the
-// cache.
+// values until the cache is within its budget (in a [Pool]: within its budget or the pool's
+// room). A value costing more than a quarter of the budget is not kept (and any older value of
+// key is dropped), so one large value cannot empty the cache.
 func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 	if !c.Enabled() {
 		return
 	}
 	cost = max(cost, 0) + Overhead
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if old, ok := c.items[key]; ok {
 		c.remove(old)
 	}
 	if cost > c.max/4 {
+		c.mu.Unlock()
 		return
 	}
 	n := &node[K, V]{key: key, val: val, cost: cost}
 	c.items[key] = n
 	c.pushFront(n)
 	c.size += cost
-	for c.size > c.max {
+	p := c.pool
+	if p == nil {
+		for c.size > c.max {
+			c.remove(c.root.prev)
+		}
+		c.mu.Unlock()
+		return
+	}
+	p.used.Add(cost)
+	// Borrowing is bounded by the cache's own budget: a run of values never read again (uncached
+	// list pages) cannot take over the pool.
+	for c.size > 2*c.max {
 		c.remove(c.root.prev)
+	}
+	c.mu.Unlock()
+	if p.full() { // the least recently used values above their caches' budgets go
+		p.reclaim()
 	}
 }
 
@@ -159,6 +176,9 @@ func (c *Cache[K, V]) Stats() Stats {
 }
 
 func (c *Cache[K, V]) pushFront(n *node[K, V]) {
+	if c.pool != nil {
+		n.tick = c.pool.clock.Add(1)
+	}
 	n.prev, n.next = &c.root, c.root.next
 	n.next.prev = n
 	c.root.next = n
@@ -173,4 +193,7 @@ func (c *Cache[K, V]) remove(n *node[K, V]) {
 	c.unlink(n)
 	delete(c.items, n.key)
 	c.size -= n.cost
+	if c.pool != nil {
+		c.pool.used.Add(-n.cost)
+	}
 }

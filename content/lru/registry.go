@@ -9,6 +9,10 @@ import (
 // Registry names the caches of a process so their stats can be reported together (the
 // readiness details). The zero value is ready; a nil *Registry ignores Register.
 type Registry struct {
+	// Pool, if set, is joined by every cache registered that can ([Cache.JoinPool]): the
+	// caches then lend each other the budgets they leave unused.
+	Pool *Pool
+
 	mu     sync.Mutex
 	caches []named
 }
@@ -25,6 +29,9 @@ type Statser interface{ Stats() Stats }
 func (r *Registry) Register(name string, c Statser) {
 	if r == nil || c == nil {
 		return
+	}
+	if p, ok := c.(interface{ JoinPool(*Pool) }); ok && r.Pool != nil {
+		p.JoinPool(r.Pool)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -46,6 +46,9 @@ func NewBodies(r *Renderer, maxBytes int64) *Bodies {
 // Stats reports the cache (lru.Registry).
 func (b *Bodies) Stats() lru.Stats { return b.cache.Stats() }
 
+// JoinPool lets the cache lend and borrow budget with the process's other caches (lru.Registry).
+func (b *Bodies) JoinPool(p *lru.Pool) { b.cache.JoinPool(p) }
+
 // Get returns the kept body of collection/slug when it is of the file with hash.
 func (b *Bodies) Get(collection, slug, hash string) (Body, bool) {
 	if b == nil || hash == "" || !b.cache.Enabled() {

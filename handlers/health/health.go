@@ -97,8 +97,17 @@ type Report struct {
 
 // Details describe the process beyond its checks.
 type Details struct {
-	Caches  []CacheReport `json:"caches"`
-	Queries *QueryStats   `json:"queries,omitempty"`
+	Caches []CacheReport `json:"caches"`
+	// CachePool is the budget the caches share (memory.cacheMiB): a cache may hold more than
+	// its own maxBytes while the others leave room, never the pool more than its maxBytes.
+	CachePool *PoolReport `json:"cachePool,omitempty"`
+	Queries   *QueryStats `json:"queries,omitempty"`
+}
+
+// PoolReport is what the pooled caches hold together against their shared budget.
+type PoolReport struct {
+	Bytes    int64 `json:"bytes"`
+	MaxBytes int64 `json:"maxBytes"`
 }
 
 // QueryStats counts entry list queries since the start by how they were answered: a query the
@@ -125,6 +134,9 @@ func (a *api) details() *Details {
 	if a.Queries != nil {
 		q := a.Queries()
 		d.Queries = &q
+	}
+	if a.Caches != nil && a.Caches.Pool != nil {
+		d.CachePool = &PoolReport{Bytes: a.Caches.Pool.Bytes(), MaxBytes: a.Caches.Pool.MaxBytes()}
 	}
 	return d
 }

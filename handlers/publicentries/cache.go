@@ -1,6 +1,7 @@
 package publicentries
 
 import (
+	"bytes"
 	"hash/maphash"
 	"sync/atomic"
 
@@ -34,8 +35,13 @@ func (c cache[K]) get(key K, version uint64) ([]byte, string, bool) {
 	return it.body, it.etag, true
 }
 
-// put caches body; keyLen is what the key costs.
+// put caches body; keyLen is what the key costs. A body with much spare capacity (a grown
+// buffer's, such as a list's) is kept as an exact copy: the budget counts its length, and the
+// cache must not hold up to twice that.
 func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag string) {
+	if cap(body)-len(body) > len(body)/8 {
+		body = bytes.Clone(body)
+	}
 	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
 }
 

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -82,39 +81,53 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if a.SEO == nil {
-		return a.write(w, r, etag, `{"data":`, frag, `}`)
+		return a.write(w, r, etag, dataOpen, frag, dataClose)
 	}
 	// The seo member depends on the entry, the SEO documents (resources/, so the definitions
-	// generation in the ETag) and the request's site.
-	site := a.Site(r)
-	etag = etag[:len(etag)-1] + "-" + site.Handle + `"`
-	if web.NoneMatch(r, etag) {
-		return a.write(w, r, etag, "", nil, "")
-	}
-	obj, err := a.seoJSON(c, meta, site)
+	// generation in the ETag) and the request's site; its cache item carries the response's
+	// ETag, so a cached read builds no string.
+	obj, etag, err := a.seoJSON(c, meta, a.Site(r), etag)
 	if err != nil {
 		return err
 	}
 	// frag is an object: its members, then ,"seo":{...} before its closing brace.
-	return a.write(w, r, etag, `{"data":`, frag[:len(frag)-1], `,"seo":`+string(obj)+`}}`)
+	return a.write(w, r, etag, dataOpen, frag[:len(frag)-1], seoOpen, obj, seoClose)
 }
 
-// seoJSON returns an entry's resolved SEO object on a site, encoded; cached like the entry, for
-// the same file hash and definitions (the SEO documents are under resources/).
-func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.Site) ([]byte, error) {
+// Constant pieces of a single entry's response, written around the cached fragments.
+var (
+	dataOpen  = []byte(`{"data":`)
+	dataClose = []byte(`}`)
+	seoOpen   = []byte(`,"seo":`)
+	seoClose  = []byte(`}}`)
+)
+
+// seoJSON returns an entry's resolved SEO object on a site, encoded, and the ETag of the entry
+// response that carries it (the entry's ETag, fragETag, with the site's handle); cached like the
+// entry, for the same file hash and definitions (the SEO documents are under resources/).
+func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.Site, fragETag string) ([]byte, string, error) {
 	key := entryKey{collection: c.Handle, slug: meta.Slug, site: site.Handle, seo: true}
 	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
-	if obj, _, ok := a.entries.get(key, version); ok {
-		return obj, nil
+	if obj, etag, ok := a.entries.get(key, version); ok && isSiteETag(etag, fragETag, site.Handle) {
+		return obj, etag, nil
 	}
+	etag := fragETag[:len(fragETag)-1] + "-" + site.Handle + `"`
 	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
 		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
 	obj, err := json.Marshal(m.Object())
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, obj, "")
-	return obj, nil
+	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, obj, etag)
+	return obj, etag, nil
+}
+
+// isSiteETag reports whether etag is fragETag with "-"+handle before its closing quote, without
+// building that string.
+func isSiteETag(etag, fragETag, handle string) bool {
+	base := fragETag[:len(fragETag)-1]
+	return len(etag) == len(base)+len(handle)+2 && etag[:len(base)] == base && etag[len(base)] == '-' &&
+		etag[len(base)+1:len(etag)-1] == handle && etag[len(etag)-1] == '"'
 }
 
 // entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
@@ -225,7 +238,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		key = b + "\x00" + key
 	}
 	if body, etag, ok := a.lists.get(key, version); ok {
-		return a.write(w, r, etag, "", body, "")
+		return a.write(w, r, etag, body)
 	}
 	q, err := a.parseQuery(r, c)
 	if err != nil {
@@ -306,7 +319,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if admit {
 		a.lists.put(key, len(key), version, body, etag)
 	}
-	return a.write(w, r, etag, "", body, "")
+	return a.write(w, r, etag, body)
 }
 
 // maxPooledList bounds the list buffers kept for reuse.
@@ -369,7 +382,10 @@ func etagOf(body []byte) string {
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
 
-func (a *api) write(w http.ResponseWriter, r *http.Request, etag, prefix string, body []byte, suffix string) error {
+// write sends a 200 JSON body made of parts written one after the other (so cached fragments
+// are neither copied nor joined), or a 304 when the client already has this ETag. It runs on
+// every cached read: the headers share one backing array and nothing is allocated.
+func (a *api) write(w http.ResponseWriter, r *http.Request, etag string, parts ...[]byte) error {
 	h := w.Header()
 	vals := [4]string{etag, cacheControl, "", "application/json; charset=utf-8"}
 	h["Etag"] = vals[0:1:1]
@@ -378,23 +394,21 @@ func (a *api) write(w http.ResponseWriter, r *http.Request, etag, prefix string,
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	vals[2] = strconv.Itoa(len(prefix) + len(body) + len(suffix))
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	vals[2] = strconv.Itoa(n)
 	h["Content-Length"] = vals[2:3:3]
 	h["Content-Type"] = vals[3:4:4]
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
 		return nil
 	}
-	if prefix != "" {
-		if _, err := io.WriteString(w, prefix); err != nil {
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
 			return nil // the client went away; nothing more to say
 		}
-	}
-	if _, err := w.Write(body); err != nil {
-		return nil
-	}
-	if suffix != "" {
-		_, _ = io.WriteString(w, suffix)
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func (a *api) writeResource(w http.ResponseWriter, r *http.Request, v any) error
 	if err != nil {
 		return err
 	}
-	return a.write(w, r, etagOf(body), "", body, "")
+	return a.write(w, r, etagOf(body), body)
 }
 
 // publicCollection is a collection definition as anonymous clients see it: what a frontend

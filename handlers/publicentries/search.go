@@ -96,7 +96,7 @@ func (a *api) search(w http.ResponseWriter, r *http.Request) error {
 		key = b + "\x00" + key
 	}
 	if body, etag, ok := a.lists.get(key, version); ok {
-		return a.write(w, r, etag, "", body, "")
+		return a.write(w, r, etag, body)
 	}
 	type found struct {
 		c *content.Collection
@@ -145,7 +145,7 @@ func (a *api) search(w http.ResponseWriter, r *http.Request) error {
 	body := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	etag := etagOf(body)
 	a.lists.put(key, len(key), version, body, etag)
-	return a.write(w, r, etag, "", body, "")
+	return a.write(w, r, etag, body)
 }
 
 func cmpString(a, b string) int {

@@ -73,7 +73,8 @@ func (q *request) toCache(key string, version uint64, status int, body []byte, e
 	if err != nil {
 		return nil
 	}
-	gz := b.Bytes()
+	// An exact copy: the buffer was sized for half the page, and the budget counts len(gz).
+	gz := bytes.Clone(b.Bytes())
 	q.s.pages.Put(key, &cachedPage{gz: gz, etag: etag, status: status, version: version}, int64(len(gz)+len(key)+len(etag)+64))
 	return gz
 }

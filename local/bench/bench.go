@@ -81,6 +81,9 @@ func (b *bench) run(ctx context.Context) error {
 	if err := b.buildCMS(ctx); err != nil {
 		return err
 	}
+	if b.o.soak > 0 {
+		return b.soak(ctx)
+	}
 	for _, n := range b.o.sizes {
 		if err := b.startup(ctx, n); err != nil {
 			return err
@@ -148,7 +151,11 @@ func (b *bench) buildCMS(ctx context.Context) error {
 // siteConfig is the cms.config.yaml of generated sites: form rate limiting off (the form
 // scenario measures the handler, not the limiter) and the chosen server log level.
 func (b *bench) siteConfig() string {
-	return sitegen.DefaultConfig + "log:\n  level: " + b.o.serverLog + "\n"
+	c := sitegen.DefaultConfig + "log:\n  level: " + b.o.serverLog + "\n"
+	if b.o.soak > 0 && b.o.soakLimitMiB > 0 {
+		c += "memory:\n  limitMiB: " + strconv.Itoa(b.o.soakLimitMiB) + "\n"
+	}
+	return c
 }
 
 // site generates (once) the site of n entries and returns its folder.

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -433,4 +434,79 @@ func FuzzParseWrk(f *testing.F) {
 			t.Errorf("parseWrk(%q) = %+v", out, m)
 		}
 	})
+}
+
+// TestReportPeakRSS: the highest peak RSS of the cms on each site is judged against issue 18's
+// targets (150 MiB at 10k, 400 MiB at 100k) and listed in the summary; the trivial server's
+// rows do not count.
+func TestReportPeakRSS(t *testing.T) {
+	t.Parallel()
+	rep := &report{Command: "go run ./local/bench", Machine: machine(), Elapsed: "1s",
+		Load: &loadReport{Site: 10_000, Conns: 2, Rows: []*loadRow{
+			{Scenario: "trivial (first)", RPS: 1000, ServerCPUus: 10, PeakMiB: 500},
+			{Scenario: "entry", RPS: 800, ServerCPUus: 14, PeakMiB: 140},
+			{Scenario: "list", RPS: 400, ServerCPUus: 30, PeakMiB: 161},
+			{Scenario: "list-uncached", RPS: 100, ServerCPUus: 60, PeakMiB: 120},
+			{Scenario: "list-uncached 100k", RPS: 50, ServerCPUus: 90, PeakMiB: 390},
+			{Scenario: "trivial (last)", RPS: 1000, ServerCPUus: 10, PeakMiB: 15},
+		}},
+	}
+	s := &session{b: &bench{rep: rep}}
+	s.judge()
+	want := []memoryRow{
+		{Entries: 10_000, PeakMiB: 161, Scenario: "list", Target: "<= 150 MiB", Verdict: "FAIL"},
+		{Entries: 100_000, PeakMiB: 390, Scenario: "list-uncached 100k", Target: "<= 400 MiB", Verdict: "PASS"},
+	}
+	if !slices.Equal(rep.Load.Memory, want) {
+		t.Errorf("peak RSS rows %+v, want %+v", rep.Load.Memory, want)
+	}
+	if r := rep.Load.Rows[1]; r.Verdict != "PASS" || r.Target != ">= 0.7 x trivial" {
+		t.Errorf("entry at 0.8 x trivial: %s (%s)", r.Verdict, r.Target)
+	}
+	var b strings.Builder
+	rep.writeSummary(&b)
+	rep.writeLoad(&b)
+	text := strings.Join(strings.Fields(b.String()), " ") // the tables' padding aside
+	for _, s := range []string{"| peak RSS under load, 10000 entries | 161 MiB (list) | <= 150 MiB | FAIL |",
+		"| peak RSS under load, 100000 entries | 390 MiB (list-uncached 100k) | <= 400 MiB | PASS |",
+		"100000 entries: 390 MiB (during list-uncached 100k), target <= 400 MiB: PASS"} {
+		if !strings.Contains(text, s) {
+			t.Errorf("report lacks %q:\n%s", s, b.String())
+		}
+	}
+}
+
+// TestSoakOptions: -soak runs the soak with issue 18's budget for the size, or the
+// memory.limitMiB it gives the site; the mix is mostly cached entries.
+func TestSoakOptions(t *testing.T) {
+	t.Parallel()
+	o, err := parseFlags([]string{"-soak", "5m"}, io.Discard)
+	if err != nil || o.soak != 5*time.Minute || o.loadSize != 10_000 {
+		t.Fatalf("parse: %+v %v", o, err)
+	}
+	if got := soakBudgetMiB(o, o.loadSize); got != 150 {
+		t.Errorf("default budget at 10k %v, want 150", got)
+	}
+	if got := soakBudgetMiB(o, 5000); got != 0 {
+		t.Errorf("budget at 5k without -soak-limit-mib %v, want 0 (none known)", got)
+	}
+	o, err = parseFlags([]string{"-soak", "1m", "-soak-limit-mib", "256", "-load-size", "100000"}, io.Discard)
+	if err != nil || soakBudgetMiB(o, o.loadSize) != 256+32 {
+		t.Fatalf("with -soak-limit-mib: %+v %v", o, err)
+	}
+	if b := (&bench{o: o}); !strings.Contains(b.siteConfig(), "memory:\n  limitMiB: 256\n") {
+		t.Errorf("site config without the limit:\n%s", b.siteConfig())
+	}
+	if _, err := parseFlags([]string{"-soak", "2h"}, io.Discard); err == nil {
+		t.Error("-soak 2h accepted")
+	}
+	mix := soakMix(func(int, uint64) string { return "e" }, func(int, uint64) string { return "u" },
+		func(int, uint64) string { return "p" }, func(int, uint64) string { return "l" })
+	count := map[string]int{}
+	for seq := range uint64(100) {
+		count[mix(0, seq)]++
+	}
+	if count["e"] != 60 || count["u"] != 20 || count["p"] != 10 || count["l"] != 10 {
+		t.Errorf("mix %v", count)
+	}
 }

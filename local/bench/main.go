@@ -9,6 +9,7 @@
 //	go run ./local/bench [-sizes 1000,10000,100000] [-skip-100k] [-duration 5s] [-conns 32]
 //	                     [-scenarios trivial,entry,list,...] [-uncached-sizes 100000] [-wrk=false]
 //	                     [-out report.md|report.json]
+//	go run ./local/bench -soak 5m [-load-size 10000] [-soak-limit-mib N]
 //
 // GET scenarios with a fixed set of paths run under wrk when it is on PATH (else, or with
 // -wrk=false, under the Go generator in local/bench/load); every row names its generator, the
@@ -68,6 +69,8 @@ type options struct {
 	readyTimeout time.Duration
 	logins       int
 	profileDir   string
+	soak         time.Duration // > 0: run the soak (soak.go) instead of the benchmark
+	soakLimitMiB int           // memory.limitMiB of the soak's site; 0 = default settings
 	args         []string
 }
 
@@ -92,6 +95,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.DurationVar(&o.readyTimeout, "ready-timeout", 3*time.Minute, "longest wait for a server to become ready")
 	fs.IntVar(&o.logins, "logins", 5, "sequential logins timed by the login scenario")
 	fs.StringVar(&o.profileDir, "profile", "", "write a CPU profile of cms serve per load scenario into this folder (sets CMS_PPROF_ADDR)")
+	fs.DurationVar(&o.soak, "soak", 0, "instead of the benchmark, run a mixed load this long against cms on the -load-size site and fail if its peak RSS exceeds the budget (make soak)")
+	fs.IntVar(&o.soakLimitMiB, "soak-limit-mib", 0, "with -soak: memory.limitMiB of the site; the budget is then that plus 32 MiB, as a Lambda function's memory (default: default settings and issue 18's peak RSS target for the size)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -147,6 +152,12 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.warmup < 0 || o.warmup > time.Minute {
 		return o, fmt.Errorf("-warmup must be 0..1m")
+	}
+	if o.soak < 0 || o.soak > time.Hour {
+		return o, fmt.Errorf("-soak must be 0..1h")
+	}
+	if o.soakLimitMiB < 0 {
+		return o, fmt.Errorf("-soak-limit-mib must not be negative")
 	}
 	if o.loadSize < 1 || o.loadSize > 1_000_000 {
 		return o, fmt.Errorf("-load-size must be 1..1000000")

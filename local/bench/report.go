@@ -82,6 +82,69 @@ type loadReport struct {
 	TrivialRPS float64    `json:"trivialRps"` // mean of the first and last trivial runs
 	TrivialCPU float64    `json:"trivialCpuUsPerRequest"`
 	Rows       []*loadRow `json:"scenarios"`
+	// Memory is the highest peak RSS of cms per site during the load, against issue 18's targets.
+	Memory []memoryRow `json:"peakRss,omitempty"`
+}
+
+// memoryRow is the highest VmHWM of the cms serving one site over the load scenarios run
+// against it (each scenario's own peak, so the caches filled by the scenarios before count).
+type memoryRow struct {
+	Entries  int     `json:"siteEntries"`
+	PeakMiB  float64 `json:"peakRssMiB"`
+	Scenario string  `json:"scenario"` // the scenario during which it was reached
+	Target   string  `json:"target,omitempty"`
+	Verdict  string  `json:"verdict,omitempty"`
+}
+
+// Issue 18's peak RSS targets during the bench's load, with default settings.
+func peakTargetMiB(entries int) float64 {
+	switch entries {
+	case 10_000:
+		return 150
+	case 100_000:
+		return 400
+	}
+	return 0
+}
+
+// judgeMemory finds the highest peak RSS per site: the load site's rows, and each
+// "list-uncached Nk" row, which runs on a cms of its own.
+func (lr *loadReport) judgeMemory() {
+	lr.Memory = nil
+	add := func(entries int, r *loadRow) {
+		for i := range lr.Memory {
+			if m := &lr.Memory[i]; m.Entries == entries {
+				if r.PeakMiB > m.PeakMiB {
+					m.PeakMiB, m.Scenario = r.PeakMiB, r.Scenario
+				}
+				return
+			}
+		}
+		lr.Memory = append(lr.Memory, memoryRow{Entries: entries, PeakMiB: r.PeakMiB, Scenario: r.Scenario})
+	}
+	for _, r := range lr.Rows {
+		if r.PeakMiB <= 0 || strings.HasPrefix(r.Scenario, "trivial") {
+			continue
+		}
+		entries := lr.Site
+		if strings.HasPrefix(r.Scenario, "list-uncached ") {
+			if _, err := fmt.Sscanf(r.Scenario, "list-uncached %dk", &entries); err != nil {
+				continue
+			}
+			entries *= 1000
+		}
+		add(entries, r)
+	}
+	for i := range lr.Memory {
+		m := &lr.Memory[i]
+		if t := peakTargetMiB(m.Entries); t > 0 {
+			m.Target = fmt.Sprintf("<= %.0f MiB", t)
+			m.Verdict = "FAIL"
+			if m.PeakMiB <= t {
+				m.Verdict = "PASS"
+			}
+		}
+	}
 }
 
 type loadRow struct {
@@ -107,7 +170,9 @@ type loadRow struct {
 	Statuses    map[int]int64 `json:"statuses,omitempty"`
 	FirstError  string        `json:"firstError,omitempty"`
 	Profile     string        `json:"profile,omitempty"` // CPU profile file (-profile)
-	BodyBytes   int64         `json:"avgBodyBytes,omitempty"`
+	// HeapProfile is the server's heap profile right after the scenario (-profile).
+	HeapProfile string `json:"heapProfile,omitempty"`
+	BodyBytes   int64  `json:"avgBodyBytes,omitempty"`
 	// Generator is the load generator that produced the row: wrk or go (local/bench/load).
 	Generator string `json:"generator,omitempty"`
 	// PeakMiB is the server's VmHWM at the end of the measured run, reset just before it
@@ -288,6 +353,16 @@ func (rep *report) writeLoad(w io.Writer) {
 	}
 	table(w, []string{"scenario", "generator", "req/s", "p50 ms", "p99 ms", "x trivial", "server CPU us/req", "x trivial by CPU", "peak RSS MiB", "KiB/resp", "load avg", "target", "verdict", "note"}, rows)
 	fmt.Fprintf(w, "\nx trivial = req/s over the trivial handler's (the targets); x trivial by CPU = the trivial handler's server CPU per request over the scenario's, which other processes on the machine hardly disturb. generator = wrk or go (local/bench/load). peak RSS = the server's VmHWM during the scenario (reset before it through /proc/PID/clear_refs). load avg = 1-minute load average when the scenario started (above %d, other work competed for the CPUs).\n", numCPU())
+	if len(lr.Memory) > 0 {
+		fmt.Fprintln(w, "\npeak RSS of cms during the load (the highest of its scenarios' peaks, default settings):")
+		for _, m := range lr.Memory {
+			fmt.Fprintf(w, "  %d entries: %.0f MiB (during %s)", m.Entries, m.PeakMiB, m.Scenario)
+			if m.Target != "" {
+				fmt.Fprintf(w, ", target %s: %s", m.Target, m.Verdict)
+			}
+			fmt.Fprintln(w)
+		}
+	}
 	fmt.Fprintln(w, "\nrequests:")
 	for _, r := range lr.Rows {
 		fmt.Fprintf(w, "  %-20s %s\n", r.Scenario, r.Request)
@@ -300,6 +375,15 @@ func (rep *report) writeLoad(w io.Writer) {
 	}
 	if len(profiles) > 0 {
 		fmt.Fprintf(w, "\nCPU profiles of cms serve (go tool pprof -top CMS_BINARY FILE):\n%s\n", strings.Join(profiles, "\n"))
+	}
+	var heaps []string
+	for _, r := range lr.Rows {
+		if r.HeapProfile != "" {
+			heaps = append(heaps, fmt.Sprintf("  %-20s %s", r.Scenario, r.HeapProfile))
+		}
+	}
+	if len(heaps) > 0 {
+		fmt.Fprintf(w, "\nheap profiles of cms serve after each scenario (go tool pprof -sample_index=inuse_space -top CMS_BINARY FILE):\n%s\n", strings.Join(heaps, "\n"))
 	}
 }
 
@@ -323,6 +407,11 @@ func (rep *report) writeSummary(w io.Writer) {
 					v = "-"
 				}
 				rows = append(rows, []string{r.Scenario, v, r.Target, r.Verdict})
+			}
+		}
+		for _, m := range rep.Load.Memory {
+			if m.Target != "" {
+				rows = append(rows, []string{fmt.Sprintf("peak RSS under load, %d entries", m.Entries), fmt.Sprintf("%.0f MiB (%s)", m.PeakMiB, m.Scenario), m.Target, m.Verdict})
 			}
 		}
 	}

@@ -24,7 +24,7 @@ import (
 // Ratio targets of the load scenarios (issue 2: entry, list; issue 3: auth-entry; issue 5:
 // graphql-list against the REST list).
 const (
-	targetEntry     = 0.5
+	targetEntry     = 0.7 // issue 18 (issue 2 asked 0.5)
 	targetList      = 0.3
 	targetAuthEntry = 0.3
 	targetGraphQL   = 0.3
@@ -283,6 +283,10 @@ func (s *session) record(ctx context.Context, sc scenario, row *loadRow, run run
 	profiled()
 	if mem, err := readMemory(sc.base.pid()); err == nil {
 		row.PeakMiB, row.PeakSinceStart = mib(mem.HWM), !peakReset
+	}
+	if sc.base == s.cms {
+		// What the server holds after the scenario (with -profile): where its peak RSS went.
+		row.HeapProfile = s.b.heapProfile(ctx, s.cms, "heap-"+strings.ReplaceAll(sc.name, " ", "_")+".pprof")
 	}
 	if err != nil {
 		row.Verdict, row.Note = "ERROR", err.Error()
@@ -677,6 +681,7 @@ func (s *session) judge() {
 	if nc > 0 {
 		lr.TrivialCPU = trivialCPU / float64(nc)
 	}
+	lr.judgeMemory()
 	for _, r := range lr.Rows {
 		if r.Verdict == "SKIP" || r.Verdict == "ERROR" {
 			if t, ok := targets[r.Scenario]; ok {

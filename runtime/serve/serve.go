@@ -83,7 +83,13 @@ func Stack(h http.Handler, log *slog.Logger) http.Handler {
 			case status >= 400 && info.Err != nil:
 				attrs = append(attrs, slog.String("err", info.Err.Error()))
 			}
-			log.LogAttrs(r.Context(), level, "request", attrs...)
+			// The record is built here rather than by log.LogAttrs, which looks up its
+			// caller's program counter on every call for a source no access line shows.
+			if hd := log.Handler(); hd.Enabled(r.Context(), level) {
+				rec := slog.NewRecord(time.Now(), level, "request", 0)
+				rec.AddAttrs(attrs...)
+				_ = hd.Handle(r.Context(), rec)
+			}
 		}()
 		h.ServeHTTP(rec, r)
 	})

@@ -2,6 +2,7 @@ package serve_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"log/slog"
 	"net/http"
@@ -66,5 +67,37 @@ func TestStackHeadersIDsAndAccessLine(t *testing.T) {
 	}
 	if line["msg"] != "request" || line["status"] != 200.0 || !seen[line["request_id"].(string)] {
 		t.Errorf("access line = %s", lines[0])
+	}
+}
+
+// pcHandler records the program counters of the records it handles.
+type pcHandler struct {
+	slog.Handler
+	pcs *[]uintptr
+}
+
+func (h pcHandler) Handle(ctx context.Context, r slog.Record) error {
+	*h.pcs = append(*h.pcs, r.PC)
+	return h.Handler.Handle(ctx, r)
+}
+
+// The access line is the same one line per request, written without looking up the caller's
+// program counter (a stack walk per request, for a source the line never shows).
+func TestAccessLineWithoutCallerLookup(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	var pcs []uintptr
+	h := serve.Stack(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "gone", http.StatusGone)
+	}), slog.New(pcHandler{slog.NewTextHandler(&buf, nil), &pcs}))
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/x?q=1", nil))
+	if len(pcs) != 1 || pcs[0] != 0 {
+		t.Errorf("program counters of the access line: %v, want one 0", pcs)
+	}
+	line := buf.String()
+	if !strings.HasPrefix(line, "time=") || !strings.Contains(line, " level=INFO msg=request method=GET path=/x route=\"\" status=410 duration=") ||
+		!strings.Contains(line, " request_id="+w.Header().Get("X-Request-Id")+"\n") || strings.Count(line, "\n") != 1 {
+		t.Errorf("access line %q", line)
 	}
 }

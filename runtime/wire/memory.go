@@ -13,7 +13,9 @@ import (
 
 // Caches of the process and their shares of memory.cacheMiB, in percent (they sum to 100).
 // Shares are fixed so a group's budget does not depend on which others a process mounts; a
-// Lambda function, which mounts one group, leaves the other shares unused.
+// Lambda function, which mounts one group, leaves the other shares unused. Each share is the
+// cache's own budget: the caches of a process pool them (Services.Caches), so a cache may also
+// fill what the others leave unused and gives it back when they need it.
 const (
 	CachePublicEntries = "publicEntries.entries" // encoded public entries
 	CachePublicLists   = "publicEntries.lists"   // public list responses
@@ -108,14 +110,17 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 	log.Info("memory limit", "mib", limit>>20, "from", from)
 }
 
-// DefaultMemoryLimit is the soft memory limit of a server that was given none: the memory the
-// process holds once started (mostly the entry index) plus the caches' budget, plus slack of a
-// quarter of the former and at least 16 MiB for the garbage of requests in flight. The collector
-// then keeps its default pace (GOGC) until the heap nears what the site and its caches need,
-// instead of letting the heap grow to twice the live data, which on a 10,000-entry site with
-// full caches is some 60 MiB more than they hold.
-func DefaultMemoryLimit(startedBytes int64, cacheMiB int) int64 {
-	return startedBytes + int64(max(cacheMiB, 0))<<20 + max(startedBytes/4, 16<<20)
+// DefaultMemoryLimit is the soft memory limit of a server that was given none, for a live heap
+// of live bytes (the index and what the caches hold now): room for garbage of a quarter of that
+// (at least 32 MiB: less has the collector run many times a second under a load that allocates
+// much, such as uncached lists, at a cost in CPU far above the memory saved) and 16 MiB for the
+// runtime's own memory.
+// SetDefaultMemoryLimit keeps it following the live heap, so the collector keeps the heap near
+// what the site and the caches' contents need: GOGC alone lets the heap grow to twice the live
+// data, some 90 MiB more than the data on a 10,000-entry site with full caches. The caches are
+// byte-bounded (memory.cacheMiB), so the live heap, and this limit, are too.
+func DefaultMemoryLimit(live int64) int64 {
+	return live + max(live/4, 32<<20) + 16<<20
 }
 
 // GoMemoryInUse is the memory the runtime's soft limit counts: everything the Go runtime has
@@ -131,21 +136,20 @@ func GoMemoryInUse() int64 {
 
 // SetDefaultMemoryLimit applies DefaultMemoryLimit when neither GOMEMLIMIT, memory.limitMiB
 // nor Lambda set a limit (SetMemoryLimit), once the process has started and collected its
-// start-up garbage, and until ctx ends raises it whenever the live heap grows past what it
-// leaves room for (an index decoded lazily from its snapshot, a site that grew): a limit below
-// the live data would have the collector run without pause. Like SetMemoryLimit, only a main
-// calls it, once.
+// start-up garbage, and until ctx ends moves it with the live heap every second: up as the
+// caches fill or the index grows (a limit below the live data would have the collector run
+// without pause), down as they empty. Like SetMemoryLimit, only a main calls it, once.
 func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, getenv func(string) string, log *slog.Logger) {
 	if _, from := MemoryLimit(limitMiB, getenv); from != "" {
 		return
 	}
-	started := GoMemoryInUse()
-	if started <= 0 {
-		return
+	live := liveHeap()
+	if live <= 0 { // no collection yet: what the process holds is an upper bound
+		live = GoMemoryInUse()
 	}
-	limit := DefaultMemoryLimit(started, cacheMiB)
+	limit := DefaultMemoryLimit(live)
 	debug.SetMemoryLimit(limit)
-	log.Info("memory limit", "mib", limit>>20, "from", "default", "started_mib", started>>20)
+	log.Info("memory limit", "mib", limit>>20, "from", "default: live heap + slack, following it", "live_mib", live>>20, "cache_mib", cacheMiB)
 	go func() {
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
@@ -155,20 +159,12 @@ func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, getenv f
 				return
 			case <-t.C:
 			}
-			if l := RaisedMemoryLimit(limit, liveHeap()); l > limit {
-				limit = l
+			if live := liveHeap(); live > 0 && DefaultMemoryLimit(live) != limit {
+				limit = DefaultMemoryLimit(live)
 				debug.SetMemoryLimit(limit)
-				log.Info("memory limit raised", "mib", limit>>20, "from", "default")
 			}
 		}
 	}()
-}
-
-// RaisedMemoryLimit is the default limit for a live heap of live bytes: limit, unless that
-// leaves less than a quarter of the live heap (at least 16 MiB) for garbage and 16 MiB for the
-// runtime's own memory, in which case the limit that does.
-func RaisedMemoryLimit(limit, live int64) int64 {
-	return max(limit, live+max(live/4, 16<<20)+16<<20)
 }
 
 // liveHeap is the heap the last collection found live.

@@ -59,28 +59,24 @@ func TestMemoryLimit(t *testing.T) {
 	}
 }
 
-// With no limit configured, a server's limit is what it holds once started plus the cache
-// budget plus slack, and it rises with a live heap that outgrows it, never below the live heap.
+// With no limit configured, a server's limit follows its live heap: a quarter more (at least
+// 32 MiB) for garbage and 16 MiB for the runtime, so a server whose caches are not full does
+// not hold memory for them, and a growing live heap always has room.
 func TestDefaultMemoryLimit(t *testing.T) {
 	t.Parallel()
 	const mib = int64(1) << 20
-	if got, want := wire.DefaultMemoryLimit(40*mib, 128), (40+128+16)*mib; got != want {
-		t.Errorf("DefaultMemoryLimit(40 MiB, 128) = %d MiB, want %d MiB", got/mib, want/mib)
+	for _, tt := range []struct{ live, want int64 }{
+		{10 * mib, (10 + 32 + 16) * mib},   // a small site: the collector's default pace governs
+		{100 * mib, (100 + 32 + 16) * mib}, // a 10,000-entry site with its caches filling
+		{400 * mib, (400 + 100 + 16) * mib},
+	} {
+		if got := wire.DefaultMemoryLimit(tt.live); got != tt.want {
+			t.Errorf("DefaultMemoryLimit(%d MiB) = %d MiB, want %d MiB", tt.live/mib, got/mib, tt.want/mib)
+		}
 	}
-	if got, want := wire.DefaultMemoryLimit(200*mib, 128), (200+128+50)*mib; got != want {
-		t.Errorf("DefaultMemoryLimit(200 MiB, 128) = %d MiB, want %d MiB", got/mib, want/mib)
-	}
-	if got, want := wire.DefaultMemoryLimit(40*mib, 0), (40+16)*mib; got != want {
-		t.Errorf("DefaultMemoryLimit(40 MiB, no caches) = %d MiB, want %d MiB", got/mib, want/mib)
-	}
-	limit := wire.DefaultMemoryLimit(20*mib, 128) // started from a snapshot, little decoded yet
-	if got := wire.RaisedMemoryLimit(limit, 100*mib); got != limit {
-		t.Errorf("a live heap of 100 MiB under a %d MiB limit raised it to %d MiB", limit/mib, got/mib)
-	}
-	for _, live := range []int64{200 * mib, 400 * mib} {
-		got := wire.RaisedMemoryLimit(limit, live)
-		if got < live+live/4+16*mib {
-			t.Errorf("live heap %d MiB: limit %d MiB leaves no room for garbage", live/mib, got/mib)
+	for live := int64(0); live < 2<<30; live += 7 * mib {
+		if got := wire.DefaultMemoryLimit(live); got < live+live/4+16*mib || got > live+live/4+48*mib {
+			t.Fatalf("live heap %d MiB: limit %d MiB", live/mib, got/mib)
 		}
 	}
 }

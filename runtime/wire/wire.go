@@ -170,8 +170,9 @@ func NewServices(ctx context.Context, cfg config.Config, log *slog.Logger) (*Ser
 		Markdown: markdown.New(cfg.Markdown.AllowHTML),
 		Now:      time.Now,
 		Started:  time.Now(),
-		Caches:   &lru.Registry{},
-		Git:      git,
+		// One budget, memory.cacheMiB: the caches lend each other what they leave unused.
+		Caches: &lru.Registry{Pool: lru.NewPool()},
+		Git:    git,
 	}
 	// Before the store opens: its content changes purge the cache (OnContentChange).
 	if err := openStaticCache(s, cfg, &opts, log.With("component", "static-cache")); err != nil {
