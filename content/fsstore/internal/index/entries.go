@@ -226,6 +226,16 @@ func readVia(root *os.Root, name string, buf *[]byte) (raw []byte, size, mtime i
 	return raw, st.Size(), st.ModTime().UnixNano(), nil
 }
 
+// stampVia returns the size and modification time of the regular file name under root,
+// following links; ok is false when it is missing or not a regular file.
+func stampVia(root *os.Root, name string) (size, mtime int64, ok bool) {
+	st, err := root.Stat(name)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0, 0, false
+	}
+	return st.Size(), st.ModTime().UnixNano(), true
+}
+
 // grow returns (*buf)[:n], reallocating it when it is too small.
 func grow(buf *[]byte, n int64) []byte {
 	if int64(cap(*buf)) < n {
@@ -315,6 +325,9 @@ func (ix *collIndex) changed(s *Index) {
 }
 
 // rescan compares a collection folder with the index (stat only) and re-reads what differs.
+// It lists names only and stats each entry file relative to the open folder: listing a folder
+// opened in a root stats every file through os.File and sorts the names, which made the
+// background check after a start from the snapshot cost more CPU than the start itself.
 func (s *Index) rescan(c string) {
 	s.collMu.RLock()
 	ix := s.colls[c]
@@ -324,33 +337,36 @@ func (s *Index) rescan(c string) {
 	}
 	s.refreshRenames()
 	dir := s.contentPath("collections", c)
-	ents, err := s.readDir(dir)
+	names, err := s.readNames(dir)
 	if err != nil {
 		return
 	}
-	seen := make(map[string]bool, len(ents))
-	for _, de := range ents {
-		name := de.Name()
-		if de.IsDir() || !strings.HasSuffix(name, ".md") {
-			continue
-		}
-		slug := strings.TrimSuffix(name, ".md")
-		if !content.ValidHandle(slug) {
-			continue
-		}
-		ix.mu.RLock()
-		cur := ix.entries[slug]
-		ix.mu.RUnlock()
-		if cur != nil && s.renamedAway(c, slug, cur.e.Hash) {
-			continue // not seen: dropped below
-		}
-		seen[slug] = true
-		info, err := de.Info()
+	seen := make(map[string]bool, len(names))
+	if len(names) > 0 {
+		rd, err := newDirReader(s.root, dir)
 		if err != nil {
-			continue
+			return
 		}
-		if cur == nil || cur.mtime != info.ModTime().UnixNano() || cur.size != info.Size() {
-			s.reindex(ix, slug)
+		defer rd.close()
+		for _, name := range names {
+			slug, ok := strings.CutSuffix(name, ".md")
+			if !ok || !content.ValidHandle(slug) {
+				continue
+			}
+			size, mtime, ok := rd.stamp(name)
+			if !ok {
+				continue // a folder named like an entry file, or gone since the listing
+			}
+			ix.mu.RLock()
+			cur := ix.entries[slug]
+			ix.mu.RUnlock()
+			if cur != nil && s.renamedAway(c, slug, cur.e.Hash) {
+				continue // not seen: dropped below
+			}
+			seen[slug] = true
+			if cur == nil || cur.mtime != mtime || cur.size != size {
+				s.reindex(ix, slug)
+			}
 		}
 	}
 	ix.mu.Lock()
