@@ -254,20 +254,20 @@ func unsureSpace(r rune) bool {
 // none that yaml.v3 takes for line breaks in places where YAML 1.2 does not (U+2028, U+2029;
 // U+0085 is refused with the C1 controls): the fast path splits lines on '\n' only.
 func yamlPrintable(src []byte) bool {
-	for len(src) > 0 {
-		c := src[0]
+	for i := 0; i < len(src); {
+		c := src[i]
 		if c < 0x80 {
 			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f {
 				return false
 			}
-			src = src[1:]
+			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(src)
+		r, size := utf8.DecodeRune(src[i:])
 		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029 {
 			return false
 		}
-		src = src[size:]
+		i += size
 	}
 	return true
 }
