@@ -1,0 +1,110 @@
+package index
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"cms/content"
+)
+
+// rescanIndex indexes a site folder holding one collection, posts, without watching.
+func rescanIndex(t *testing.T, dir string) *Index {
+	t.Helper()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	posts := &content.Collection{Handle: "posts"}
+	s := New(Config{
+		Root: root, Dir: dir, ContentDir: "content", ResourcesDir: "resources", UsersDir: "users",
+		Watch: WatchNone, Log: slog.New(slog.DiscardHandler), Now: time.Now,
+		Collections: func() []*content.Collection { return []*content.Collection{posts} },
+		Collection:  func(string) (*content.Collection, error) { return posts, nil },
+		DefsChanged: func() {}, UsersChanged: func() {},
+		Problem: func(string, error) {}, Resolved: func(string) {},
+	})
+	if err := s.Load(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+func writeEntry(t *testing.T, p, title string, mtime time.Time) {
+	t.Helper()
+	if err := os.WriteFile(p, []byte("---\ntitle: "+title+"\nstatus: published\n---\nbody\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func indexedTitles(s *Index) map[string]string {
+	ix := s.colls["posts"]
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	out := map[string]string{}
+	for slug, it := range ix.entries {
+		out[slug] = it.e.Title
+	}
+	return out
+}
+
+// TestRescanByFileStamps: the check of a folder against the index (after a start from the
+// snapshot, and when polling) re-reads exactly the files whose size or modification time (to
+// the nanosecond) differ, adds new ones, drops removed ones and folders named like entries,
+// follows symbolic links, and leaves an unchanged collection (links included) at its version.
+func TestRescanByFileStamps(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	folder := filepath.Join(dir, "content", "collections", "posts")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2025, 3, 1, 12, 0, 0, 100, time.UTC)
+	writeEntry(t, filepath.Join(folder, "same.md"), "Same", base)
+	writeEntry(t, filepath.Join(folder, "edited.md"), "Old", base)
+	writeEntry(t, filepath.Join(folder, "gone.md"), "Gone", base)
+	writeEntry(t, filepath.Join(dir, "target.md"), "Linked", base)
+	if err := os.Symlink("../../../target.md", filepath.Join(folder, "linked.md")); err != nil {
+		t.Fatal(err)
+	}
+	s := rescanIndex(t, dir)
+	if got := indexedTitles(s); len(got) != 4 || got["linked"] != "Linked" {
+		t.Fatalf("indexed %v, want same, edited, gone and linked", got)
+	}
+
+	v := s.Version("posts")
+	s.rescan("posts")
+	if s.Version("posts") != v {
+		t.Errorf("a rescan of an unchanged folder (with a linked entry) changed its version")
+	}
+
+	// Same size, same second, another nanosecond: a different stamp, so it is re-read.
+	writeEntry(t, filepath.Join(folder, "edited.md"), "New", base.Add(time.Nanosecond))
+	if err := os.Remove(filepath.Join(folder, "gone.md")); err != nil {
+		t.Fatal(err)
+	}
+	writeEntry(t, filepath.Join(folder, "added.md"), "Added", base)
+	if err := os.Mkdir(filepath.Join(folder, "folder.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeEntry(t, filepath.Join(dir, "target.md"), "Relinked", base.Add(time.Second))
+	s.rescan("posts")
+	want := map[string]string{"same": "Same", "edited": "New", "added": "Added", "linked": "Relinked"}
+	got := indexedTitles(s)
+	if len(got) != len(want) {
+		t.Errorf("after the rescan the index holds %v, want %v", got, want)
+	}
+	for slug, title := range want {
+		if got[slug] != title {
+			t.Errorf("after the rescan %s has title %q, want %q", slug, got[slug], title)
+		}
+	}
+}
