@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"cms/content"
 	"cms/content/entryfile"
@@ -39,6 +40,11 @@ type indexed struct {
 	e     *content.Entry
 	mtime int64
 	size  int64
+	// racy is set while the file's stamp cannot vouch for its content: it was read within
+	// racyWindow of its modification time, so a later write in the same clock tick (file
+	// times come from a coarse clock: milliseconds on ext4, seconds or two on other file
+	// systems) could leave the same size and time. Stamp checks re-read such files.
+	racy atomic.Bool
 	// raw is the encoded Data of an entry loaded from the index snapshot, decoded into e.Data
 	// once, before e is first handed out or filtered on (ensureData); "" for entries read from
 	// their files, whose Data is always set.
@@ -180,6 +186,9 @@ func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) 
 		size, mtime int64
 		err         error
 	)
+	// Before the read: a write in a clock tick that ended before this instant was read. The
+	// real clock, not Config.Now: file times come from it.
+	start := time.Now().UnixNano()
 	if dir != nil {
 		raw, size, mtime, err = dir.read(slug+".md", bp)
 	} else {
@@ -197,7 +206,20 @@ func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) 
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
-	return &indexed{e: e, mtime: mtime, size: size}, nil
+	it := &indexed{e: e, mtime: mtime, size: size}
+	it.racy.Store(mtime > start-int64(racyWindow))
+	return it, nil
+}
+
+// racyWindow is how close to its modification time a file must have been read for its stamp
+// not to be trusted (see indexed.racy): beyond the coarsest file time resolution in use (FAT's
+// two seconds) and small clock differences with a network file system.
+const racyWindow = 3 * time.Second
+
+// trusts reports whether it, indexed from a file, still describes a file of this size and
+// modification time without reading it again.
+func (it *indexed) trusts(size, mtime int64) bool {
+	return it.mtime == mtime && it.size == size && !it.racy.Load()
 }
 
 var (
@@ -287,7 +309,7 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 		s.resolved(p)
 		return
 	}
-	if cur != nil && cur.mtime == st.ModTime().UnixNano() && cur.size == st.Size() {
+	if cur != nil && cur.trusts(st.Size(), st.ModTime().UnixNano()) {
 		return
 	}
 	it, err := s.readIndexed(ix.handle, slug)
@@ -295,6 +317,11 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 		if cur != nil {
 			ix.set(s, slug, nil)
 		}
+		return
+	}
+	if cur != nil && it.mtime == cur.mtime && it.size == cur.size && it.e.Hash == cur.e.Hash {
+		// A racy stamp re-read: the same content, so the entry (and its version) stays.
+		cur.racy.Store(it.racy.Load())
 		return
 	}
 	ix.set(s, slug, it)
@@ -364,7 +391,7 @@ func (s *Index) rescan(c string) {
 				continue // not seen: dropped below
 			}
 			seen[slug] = true
-			if cur == nil || cur.mtime != mtime || cur.size != size {
+			if cur == nil || !cur.trusts(size, mtime) {
 				s.reindex(ix, slug)
 			}
 		}

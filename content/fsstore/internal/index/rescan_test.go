@@ -108,3 +108,59 @@ func TestRescanByFileStamps(t *testing.T) {
 		}
 	}
 }
+
+// TestRacyStampIsNotTrusted: a file read within racyWindow of its modification time may be
+// written again in the same clock tick with the same size (ext4 takes file times from a clock
+// of a few milliseconds, FAT of two seconds). Its stamp then proves nothing, so a notification
+// or a stamp check re-reads it, and the snapshot records no time for it. A file read long
+// after it was written is trusted by its size and time (to the nanosecond): that is the
+// shortcut every stamp check takes.
+func TestRacyStampIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	folder := filepath.Join(dir, "content", "collections", "posts")
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fresh := time.Now() // as if written just now, in the tick of the read below
+	old := fresh.Add(-time.Hour)
+	writeEntry(t, filepath.Join(folder, "fresh.md"), "One", fresh)
+	writeEntry(t, filepath.Join(folder, "old.md"), "Uno", old)
+	s := rescanIndex(t, dir)
+	ix := s.colls["posts"]
+
+	raw, err := encodeSnapshot(1, []snapColl{{handle: "posts", items: []*indexed{ix.entries["fresh"], ix.entries["old"]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, colls, err := decodeSnapshot(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := colls[0].items[0].mtime; m != 0 {
+		t.Errorf("snapshot records time %d for the racy entry, want 0", m)
+	}
+	if m := colls[0].items[1].mtime; m != old.UnixNano() {
+		t.Errorf("snapshot records time %d for the settled entry, want %d", m, old.UnixNano())
+	}
+
+	// Same size, same time to the nanosecond: a second write in the same tick.
+	writeEntry(t, filepath.Join(folder, "fresh.md"), "Two", fresh)
+	writeEntry(t, filepath.Join(folder, "old.md"), "Dos", old)
+	s.reindex(ix, "fresh")
+	s.reindex(ix, "old")
+	got := indexedTitles(s)
+	if got["fresh"] != "Two" {
+		t.Errorf("racy entry after a same-tick rewrite: title %q, want Two", got["fresh"])
+	}
+	if got["old"] != "Uno" {
+		t.Errorf("settled entry: title %q, want Uno (its unchanged stamp is trusted)", got["old"])
+	}
+
+	// A racy re-read that finds the same content keeps the entry and its version.
+	v := s.Version("posts")
+	s.rescan("posts")
+	if s.Version("posts") != v {
+		t.Errorf("re-reading an unchanged racy entry changed the collection's version")
+	}
+}
