@@ -37,9 +37,11 @@ type collIndex struct {
 }
 
 type indexed struct {
-	e     *content.Entry
-	mtime int64
-	size  int64
+	e    *content.Entry
+	size int64
+	// mtime is the file's modification time; a re-read that finds the same content updates it
+	// in place (stamp checks read it without the collection's lock).
+	mtime atomic.Int64
 	// racy is set while the file's stamp cannot vouch for its content: it was read within
 	// racyWindow of its modification time, so a later write in the same clock tick (file
 	// times come from a coarse clock: milliseconds on ext4, seconds or two on other file
@@ -206,9 +208,15 @@ func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) 
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
-	it := &indexed{e: e, mtime: mtime, size: size}
+	it := newIndexed(e, mtime, size)
 	it.racy.Store(mtime > start-int64(racyWindow))
 	return it, nil
+}
+
+func newIndexed(e *content.Entry, mtime, size int64) *indexed {
+	it := &indexed{e: e, size: size}
+	it.mtime.Store(mtime)
+	return it
 }
 
 // racyWindow is how close to its modification time a file must have been read for its stamp
@@ -219,7 +227,7 @@ const racyWindow = 3 * time.Second
 // trusts reports whether it, indexed from a file, still describes a file of this size and
 // modification time without reading it again.
 func (it *indexed) trusts(size, mtime int64) bool {
-	return it.mtime == mtime && it.size == size && !it.racy.Load()
+	return it.mtime.Load() == mtime && it.size == size && !it.racy.Load()
 }
 
 var (
@@ -319,9 +327,12 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 		}
 		return
 	}
-	if cur != nil && it.mtime == cur.mtime && it.size == cur.size && it.e.Hash == cur.e.Hash {
-		// A racy stamp re-read: the same content, so the entry (and its version) stays.
-		cur.racy.Store(it.racy.Load())
+	if cur != nil && it.size == cur.size && it.e.Hash == cur.e.Hash {
+		// The same content (a racy stamp re-read, a touched file, a snapshot that recorded no
+		// time): the entry and its version stay; only the stamp is brought up to date.
+		if m := it.mtime.Load(); cur.mtime.Swap(m) != m || cur.racy.Swap(it.racy.Load()) != it.racy.Load() {
+			s.snapshotChanged()
+		}
 		return
 	}
 	ix.set(s, slug, it)

@@ -107,6 +107,21 @@ func TestRescanByFileStamps(t *testing.T) {
 			t.Errorf("after the rescan %s has title %q, want %q", slug, got[slug], title)
 		}
 	}
+
+	// A touched file (new time, same bytes) is re-read once, found unchanged and stamped anew:
+	// the collection keeps its version.
+	touched := base.Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(folder, "same.md"), touched, touched); err != nil {
+		t.Fatal(err)
+	}
+	v = s.Version("posts")
+	s.rescan("posts")
+	if s.Version("posts") != v {
+		t.Errorf("a touched but unchanged entry changed the collection's version")
+	}
+	if it := s.colls["posts"].entries["same"]; !it.trusts(it.size, touched.UnixNano()) {
+		t.Errorf("the touched entry keeps its old stamp")
+	}
 }
 
 // TestRacyStampIsNotTrusted: a file read within racyWindow of its modification time may be
@@ -137,10 +152,10 @@ func TestRacyStampIsNotTrusted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := colls[0].items[0].mtime; m != 0 {
+	if m := colls[0].items[0].mtime.Load(); m != 0 {
 		t.Errorf("snapshot records time %d for the racy entry, want 0", m)
 	}
-	if m := colls[0].items[1].mtime; m != old.UnixNano() {
+	if m := colls[0].items[1].mtime.Load(); m != old.UnixNano() {
 		t.Errorf("snapshot records time %d for the settled entry, want %d", m, old.UnixNano())
 	}
 
