@@ -675,13 +675,19 @@ func (s *Index) WriteSnapshot(ctx context.Context) error {
 	}
 	s.snap.mu.Lock()
 	defer s.unlockSnap()
+	read := map[string]bool{} // collections this call just read from their files
 	if !s.snap.loaded.Load() {
 		if err := s.loadLocked(ctx, false); err != nil {
 			return err
 		}
+		for _, c := range s.snap.info.Rebuilt {
+			read[c] = true
+		}
 	}
 	for _, c := range s.collections() {
-		s.rescan(c.Handle)
+		if !read[c.Handle] {
+			s.rescan(c.Handle)
+		}
 	}
 	s.snap.unpublished.Store(true)
 	s.searchSnap.changes.Store(searchRewriteAfter) // a copied folder: rewrite the full-text snapshot too
