@@ -42,7 +42,7 @@ func Split(src []byte) (fm, body []byte, fmLine int, err error) {
 	if !ok && len(first) == 0 {
 		return nil, src, 0, nil
 	}
-	if strings.TrimRight(string(first), " \t\r") != "---" {
+	if string(bytes.TrimRight(first, " \t\r")) != "---" {
 		return nil, src, 0, nil
 	}
 	line := 2
@@ -50,8 +50,8 @@ func Split(src []byte) (fm, body []byte, fmLine int, err error) {
 	off := 0
 	for {
 		l, r, more := cutLine(rest)
-		t := strings.TrimRight(string(l), " \t\r")
-		if t == "---" || t == "..." {
+		t := bytes.TrimRight(l, " \t\r") // compared without a string copy of each line
+		if string(t) == "---" || string(t) == "..." {
 			return start[:off], r, 2, nil
 		}
 		if !more {

@@ -19,13 +19,14 @@ import (
 // each other by FuzzSimpleMatchesYAML: whenever this accepts a document it must produce exactly
 // what yaml.v3 produces.
 func parseSimple(src []byte) (*content.Map, bool) {
-	if !yamlPrintable(src) || bytes.Contains(bytes.ReplaceAll(src, []byte("\r\n"), nil), []byte("\r")) {
+	if !yamlPrintable(src) || loneCR(src) {
 		return nil, false // a lone CR is a line break to YAML
 	}
 	m := content.NewMap(8)
-	lines := bytes.Split(src, []byte("\n"))
+	// One string for the document: keys and values are substrings of it, not one allocation each.
+	lines := strings.Split(string(src), "\n")
 	for i := 0; i < len(lines); i++ {
-		line := string(bytes.TrimSuffix(lines[i], []byte("\r")))
+		line := strings.TrimSuffix(lines[i], "\r")
 		if trimBlanks(line) == "" {
 			continue
 		}
@@ -54,7 +55,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 			j := i + 1
 			indent := -1
 			for ; j < len(lines); j++ {
-				l := string(bytes.TrimSuffix(lines[j], []byte("\r")))
+				l := strings.TrimSuffix(lines[j], "\r")
 				if trimBlanks(l) == "" {
 					break
 				}
@@ -100,6 +101,17 @@ func parseSimple(src []byte) (*content.Map, bool) {
 		m.Set(key, v)
 	}
 	return m, true
+}
+
+// loneCR reports whether src holds a carriage return that does not end a CRLF line break.
+func loneCR(src []byte) bool {
+	for i := bytes.IndexByte(src, '\r'); i >= 0; i = bytes.IndexByte(src, '\r') {
+		if i+1 == len(src) || src[i+1] != '\n' {
+			return true
+		}
+		src = src[i+2:]
+	}
+	return false
 }
 
 // trimBlanks trims what YAML counts as white space around a scalar: spaces and tabs only.
@@ -183,7 +195,7 @@ func simpleScalar(s string) (any, bool) {
 		}
 		return inner, true
 	}
-	if strings.ContainsAny(s, "#\t") || strings.Contains(s, ": ") || strings.HasSuffix(s, ":") || !plainEdges(s) {
+	if strings.IndexByte(s, '#') >= 0 || strings.IndexByte(s, '\t') >= 0 || strings.Contains(s, ": ") || strings.HasSuffix(s, ":") || !plainEdges(s) {
 		return nil, false
 	}
 	c := s[0]
@@ -242,20 +254,20 @@ func unsureSpace(r rune) bool {
 // none that yaml.v3 takes for line breaks in places where YAML 1.2 does not (U+2028, U+2029;
 // U+0085 is refused with the C1 controls): the fast path splits lines on '\n' only.
 func yamlPrintable(src []byte) bool {
-	for len(src) > 0 {
-		c := src[0]
+	for i := 0; i < len(src); {
+		c := src[i]
 		if c < 0x80 {
 			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f {
 				return false
 			}
-			src = src[1:]
+			i++
 			continue
 		}
-		r, size := utf8.DecodeRune(src)
+		r, size := utf8.DecodeRune(src[i:])
 		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029 {
 			return false
 		}
-		src = src[size:]
+		i += size
 	}
 	return true
 }

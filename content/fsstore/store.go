@@ -211,7 +211,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if !opts.ReadOnly {
 		s.journal = s.openJournal() // replays what a crash left before anyone reads submissions
 		s.wg.Add(1)
-		go s.sweepAtOpen() // in the background: it lists every folder, which start-up need not wait for
+		go s.sweepAtOpen() // later, in the background: it lists every folder, which start-up need not wait for
 	}
 	return s, nil
 }

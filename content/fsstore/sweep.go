@@ -42,9 +42,22 @@ func (s *Store) SweepTemp(ctx context.Context) (int, error) {
 	return total, errors.Join(errs...)
 }
 
-// sweepAtOpen runs SweepTemp once, stopping when the store closes, and logs what it removed.
+// sweepDelay is how long after opening a writable store sweeps: the sweep lists (and stats)
+// every file of the site, which start-up need not compete with, and what it removes is older
+// than TempMaxAge anyway.
+const sweepDelay = 3 * time.Second
+
+// sweepAtOpen runs SweepTemp once, sweepDelay after the store opened, stopping when the store
+// closes, and logs what it removed.
 func (s *Store) sweepAtOpen() {
 	defer s.wg.Done()
+	t := time.NewTimer(sweepDelay)
+	defer t.Stop()
+	select {
+	case <-s.closed:
+		return
+	case <-t.C:
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {

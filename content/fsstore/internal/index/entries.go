@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"cms/content"
 	"cms/content/entryfile"
@@ -36,9 +37,16 @@ type collIndex struct {
 }
 
 type indexed struct {
-	e     *content.Entry
-	mtime int64
-	size  int64
+	e    *content.Entry
+	size int64
+	// mtime is the file's modification time; a re-read that finds the same content updates it
+	// in place (stamp checks read it without the collection's lock).
+	mtime atomic.Int64
+	// racy is set while the file's stamp cannot vouch for its content: it was read within
+	// racyWindow of its modification time, so a later write in the same clock tick (file
+	// times come from a coarse clock: milliseconds on ext4, seconds or two on other file
+	// systems) could leave the same size and time. Stamp checks re-read such files.
+	racy atomic.Bool
 	// raw is the encoded Data of an entry loaded from the index snapshot, decoded into e.Data
 	// once, before e is first handed out or filtered on (ensureData); "" for entries read from
 	// their files, whose Data is always set.
@@ -180,6 +188,9 @@ func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) 
 		size, mtime int64
 		err         error
 	)
+	// Before the read: a write in a clock tick that ended before this instant was read. The
+	// real clock, not Config.Now: file times come from it.
+	start := time.Now().UnixNano()
 	if dir != nil {
 		raw, size, mtime, err = dir.read(slug+".md", bp)
 	} else {
@@ -197,7 +208,26 @@ func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) 
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
-	return &indexed{e: e, mtime: mtime, size: size}, nil
+	it := newIndexed(e, mtime, size)
+	it.racy.Store(mtime > start-int64(racyWindow))
+	return it, nil
+}
+
+func newIndexed(e *content.Entry, mtime, size int64) *indexed {
+	it := &indexed{e: e, size: size}
+	it.mtime.Store(mtime)
+	return it
+}
+
+// racyWindow is how close to its modification time a file must have been read for its stamp
+// not to be trusted (see indexed.racy): beyond the coarsest file time resolution in use (FAT's
+// two seconds) and small clock differences with a network file system.
+const racyWindow = 3 * time.Second
+
+// trusts reports whether it, indexed from a file, still describes a file of this size and
+// modification time without reading it again.
+func (it *indexed) trusts(size, mtime int64) bool {
+	return it.mtime.Load() == mtime && it.size == size && !it.racy.Load()
 }
 
 var (
@@ -224,6 +254,16 @@ func readVia(root *os.Root, name string, buf *[]byte) (raw []byte, size, mtime i
 		return nil, 0, 0, err
 	}
 	return raw, st.Size(), st.ModTime().UnixNano(), nil
+}
+
+// stampVia returns the size and modification time of the regular file name under root,
+// following links; ok is false when it is missing or not a regular file.
+func stampVia(root *os.Root, name string) (size, mtime int64, ok bool) {
+	st, err := root.Stat(name)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0, 0, false
+	}
+	return st.Size(), st.ModTime().UnixNano(), true
 }
 
 // grow returns (*buf)[:n], reallocating it when it is too small.
@@ -277,13 +317,21 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 		s.resolved(p)
 		return
 	}
-	if cur != nil && cur.mtime == st.ModTime().UnixNano() && cur.size == st.Size() {
+	if cur != nil && cur.trusts(st.Size(), st.ModTime().UnixNano()) {
 		return
 	}
 	it, err := s.readIndexed(ix.handle, slug)
 	if err != nil {
 		if cur != nil {
 			ix.set(s, slug, nil)
+		}
+		return
+	}
+	if cur != nil && it.size == cur.size && it.e.Hash == cur.e.Hash {
+		// The same content (a racy stamp re-read, a touched file, a snapshot that recorded no
+		// time): the entry and its version stay; only the stamp is brought up to date.
+		if m := it.mtime.Load(); cur.mtime.Swap(m) != m || cur.racy.Swap(it.racy.Load()) != it.racy.Load() {
+			s.snapshotChanged()
 		}
 		return
 	}
@@ -315,6 +363,9 @@ func (ix *collIndex) changed(s *Index) {
 }
 
 // rescan compares a collection folder with the index (stat only) and re-reads what differs.
+// It lists names only and stats each entry file relative to the open folder: listing a folder
+// opened in a root stats every file through os.File and sorts the names, which made the
+// background check after a start from the snapshot cost more CPU than the start itself.
 func (s *Index) rescan(c string) {
 	s.collMu.RLock()
 	ix := s.colls[c]
@@ -324,33 +375,36 @@ func (s *Index) rescan(c string) {
 	}
 	s.refreshRenames()
 	dir := s.contentPath("collections", c)
-	ents, err := s.readDir(dir)
+	names, err := s.readNames(dir)
 	if err != nil {
 		return
 	}
-	seen := make(map[string]bool, len(ents))
-	for _, de := range ents {
-		name := de.Name()
-		if de.IsDir() || !strings.HasSuffix(name, ".md") {
-			continue
-		}
-		slug := strings.TrimSuffix(name, ".md")
-		if !content.ValidHandle(slug) {
-			continue
-		}
-		ix.mu.RLock()
-		cur := ix.entries[slug]
-		ix.mu.RUnlock()
-		if cur != nil && s.renamedAway(c, slug, cur.e.Hash) {
-			continue // not seen: dropped below
-		}
-		seen[slug] = true
-		info, err := de.Info()
+	seen := make(map[string]bool, len(names))
+	if len(names) > 0 {
+		rd, err := newDirReader(s.root, dir)
 		if err != nil {
-			continue
+			return
 		}
-		if cur == nil || cur.mtime != info.ModTime().UnixNano() || cur.size != info.Size() {
-			s.reindex(ix, slug)
+		defer rd.close()
+		for _, name := range names {
+			slug, ok := strings.CutSuffix(name, ".md")
+			if !ok || !content.ValidHandle(slug) {
+				continue
+			}
+			size, mtime, ok := rd.stamp(name)
+			if !ok {
+				continue // a folder named like an entry file, or gone since the listing
+			}
+			ix.mu.RLock()
+			cur := ix.entries[slug]
+			ix.mu.RUnlock()
+			if cur != nil && s.renamedAway(c, slug, cur.e.Hash) {
+				continue // not seen: dropped below
+			}
+			seen[slug] = true
+			if cur == nil || !cur.trusts(size, mtime) {
+				s.reindex(ix, slug)
+			}
 		}
 	}
 	ix.mu.Lock()

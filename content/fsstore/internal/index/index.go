@@ -23,8 +23,6 @@ package index
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path"
@@ -217,13 +215,4 @@ func (s *Index) invalidateDefinitions() {
 
 func (s *Index) contentPath(p ...string) string {
 	return path.Join(append([]string{s.opts.ContentDir}, p...)...)
-}
-
-// readDir lists a site-relative folder sorted by name; a missing folder is empty.
-func (s *Index) readDir(p string) ([]fs.DirEntry, error) {
-	ents, err := fs.ReadDir(s.root.FS(), p)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, content.Internalf("fsstore.ReadDir", p, err)
-	}
-	return ents, nil
 }

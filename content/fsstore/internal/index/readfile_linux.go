@@ -5,6 +5,8 @@ import (
 	"os"
 	"path"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // dirReader reads entry files of one collection folder with plain system calls on the folder's
@@ -76,5 +78,29 @@ func (d *dirReader) read(name string, buf *[]byte) (raw []byte, size, mtime int6
 		}
 		n += m
 	}
-	return raw, st.Size, st.Mtim.Sec*1e9 + st.Mtim.Nsec, nil
+	return raw, st.Size, st.Mtim.Nano(), nil
+}
+
+// stamp returns the size and modification time of the regular file name as read would see
+// them (a symbolic link is followed through the site root), without opening it; ok is false
+// when it is missing or not a regular file.
+func (d *dirReader) stamp(name string) (size, mtime int64, ok bool) {
+	var st unix.Stat_t
+	for {
+		err := unix.Fstatat(d.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return 0, 0, false
+		}
+		break
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFREG:
+		return st.Size, st.Mtim.Nano(), true
+	case unix.S_IFLNK:
+		return stampVia(d.root, path.Join(d.path, name))
+	}
+	return 0, 0, false
 }

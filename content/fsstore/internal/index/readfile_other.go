@@ -22,3 +22,7 @@ func (d *dirReader) close() {}
 func (d *dirReader) read(name string, buf *[]byte) (raw []byte, size, mtime int64, err error) {
 	return readVia(d.root, path.Join(d.path, name), buf)
 }
+
+func (d *dirReader) stamp(name string) (size, mtime int64, ok bool) {
+	return stampVia(d.root, path.Join(d.path, name))
+}

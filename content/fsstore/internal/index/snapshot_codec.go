@@ -72,7 +72,11 @@ func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
 			for _, s := range [...]string{en.Slug, en.Title, en.Status, en.Author, en.CreatedAt, en.UpdatedAt, en.Hash} {
 				e.str(s)
 			}
-			e.varint(it.mtime)
+			mtime := it.mtime.Load()
+			if it.racy.Load() {
+				mtime = 0 // never a file's time: the next stamp check re-reads it
+			}
+			e.varint(mtime)
 			e.uvarint(uint64(it.size))
 			if it.raw != "" {
 				// Never decoded: the bytes are still the exact encoding of the entry's data.
@@ -287,7 +291,7 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 			e.Collection = c.handle
 			e.Slug, e.Title, e.Status, e.Author = d.str(), d.str(), intern(d.str()), d.str()
 			e.CreatedAt, e.UpdatedAt, e.Hash = d.str(), d.str(), d.str()
-			items[i].mtime = d.varint()
+			items[i].mtime.Store(d.varint())
 			items[i].size = int64(d.uvarint())
 			items[i].raw = d.str()
 			if items[i].raw == "" {

@@ -29,7 +29,7 @@ func sampleColls() []snapColl {
 	e2 := &content.Entry{Collection: "blog", Slug: "second", Title: "", Status: "draft", Data: content.NewMap(0)}
 	return []snapColl{
 		{handle: "blog", dirMtime: 1234567890123456789, order: "[{createdAt true} {slug false}]",
-			items: []*indexed{{e: e1, mtime: 42, size: 100}, {e: e2, mtime: -1, size: 0}}},
+			items: []*indexed{newIndexed(e1, 42, 100), newIndexed(e2, -1, 0)}},
 		{handle: "empty", dirMtime: 0, items: []*indexed{}},
 	}
 }
@@ -178,7 +178,7 @@ func describe(colls []snapColl) string {
 			e := *it.e
 			data, _ := json.Marshal(e.Data)
 			e.Data = nil
-			out += fmt.Sprintf("  %+v %d %d %s %s\n", e, it.mtime, it.size, data, types(it.e.Data))
+			out += fmt.Sprintf("  %+v %d %d %s %s\n", e, it.mtime.Load(), it.size, data, types(it.e.Data))
 		}
 	}
 	return out
@@ -244,9 +244,9 @@ func benchSnapshot(b *testing.B) []byte {
 		d.Set("rating", int64(i%100))
 		d.Set("tags", []any{"go", "yaml", "testing"})
 		d.Set("author_name", "Author Name")
-		items[i] = &indexed{e: &content.Entry{Collection: "posts", Slug: fmt.Sprintf("post-%05d", i), Title: fmt.Sprintf("Post number %d", i),
+		items[i] = newIndexed(&content.Entry{Collection: "posts", Slug: fmt.Sprintf("post-%05d", i), Title: fmt.Sprintf("Post number %d", i),
 			Status: "published", CreatedAt: "2026-01-01T10:00:00.000Z", UpdatedAt: "2026-01-01T10:00:00.000Z",
-			Hash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Data: d}, mtime: int64(i), size: 2300}
+			Hash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Data: d}, int64(i), 2300)
 	}
 	raw, err := encodeSnapshot(1, []snapColl{{handle: "posts", items: items}})
 	if err != nil {
