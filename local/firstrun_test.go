@@ -207,3 +207,24 @@ func TestStarterAndGit(t *testing.T) {
 		t.Errorf("the starter site does not pass cms check: %v\n%s", err, out)
 	}
 }
+
+// When the port is taken (a second `make dev`, another project on 3000), the error says how to
+// pick another address instead of only repeating the system's "address already in use".
+func TestServeSaysHowToChooseAnotherPort(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
+	out, err := runCmd(t, nil, "serve", "--site", dir, "--addr", ln.Addr().String())
+	if err == nil {
+		t.Fatalf("serve on a taken port succeeded\n%s", out)
+	}
+	for _, want := range []string{"address already in use", "--addr 127.0.0.1:", "make dev ADDR="} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not say %q: %v", want, err)
+		}
+	}
+}
