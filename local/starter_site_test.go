@@ -47,3 +47,20 @@ func TestStarterHomeIsOnePage(t *testing.T) {
 		t.Errorf("sitemap lists /home, or not /:\n%s", body)
 	}
 }
+
+// The token command's own example (`--role reader`) works on the starter site, and a role that
+// does not exist is answered with the roles that do.
+func TestStarterTokenExample(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "site")
+	if out, err := runCmd(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "init", "--site", dir); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	if out, msg, err := runSplit(t, "token", "create", "--site", dir, "--name", "Site build", "--role", "reader", "--expires", "30d"); err != nil {
+		t.Errorf("the example of cms token -h fails on the starter: %v\n%s%s", err, out, msg)
+	}
+	_, _, err := runSplit(t, "token", "create", "--site", dir, "--name", "x", "--role", "viewer")
+	if err == nil || !strings.Contains(err.Error(), `no role "viewer"`) || !strings.Contains(err.Error(), "admin, author, editor, reader") {
+		t.Errorf("unknown role: %v", err)
+	}
+}
