@@ -50,6 +50,10 @@ func TestStarterTheme(t *testing.T) {
 		{"/contact", 200, []string{`<form class="cms-form" method="post" action="/api/forms/contact/submit"`, `name="_honeypot"`, `<option value="sales">Sales</option>`}},
 		{"/tags/news", 200, []string{"<h1>News</h1>", "Welcome to your new site"}},
 		{"/search?q=welcome", 200, []string{"<h1>Search</h1>", `value="welcome"`, `<a href="/blog/2026/04/welcome-to-cms">Welcome to your new site</a>`, "<mark>", `<a href="/search" aria-current="page">Search</a>`}},
+		// A browser that sends no Referer is sent to the form's redirect page on failure too:
+		// the thank-you page then says the message was not sent and shows the form again.
+		{"/thanks?form=contact&status=error&code=VALIDATION_ERROR&errors=%7B%22email%22%3A%5B%22This+field+is+required%22%5D%7D&old=%7B%22name%22%3A%22Ada%22%7D", 200,
+			[]string{"<h1>Your message was not sent</h1>", `<form class="cms-form"`, "This field is required", `value="Ada"`}},
 		{"/coming-soon", 404, []string{"<h1>Page not found</h1>"}},
 		{"/blog/2026/05/draft-roadmap", 404, nil},
 	}
