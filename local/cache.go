@@ -61,6 +61,9 @@ func cacheClear(e env, site string) error {
 	if err != nil {
 		return err
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return err
+	}
 	if cfg.StaticCache.Driver != "file" {
 		return fmt.Errorf("cache clear: staticCache.driver is %s: its pages live in the serving process, which a restart clears", cfg.StaticCache.Driver)
 	}

@@ -37,6 +37,9 @@ func cmdSEO(ctx context.Context, e env, args []string) error {
 		return exitError(2)
 	}
 	cfg, _, err := config.Load(*dir, e.getenv)
+	if err == nil {
+		err = requireSite(cfg, "--dir")
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError(1)
