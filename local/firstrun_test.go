@@ -228,3 +228,17 @@ func TestServeSaysHowToChooseAnotherPort(t *testing.T) {
 		}
 	}
 }
+
+// `make dev` on an existing .dev-site prints no password (it was shown once), so it says how to
+// get in: the admin login from the first run, or reset-password, or starting afresh.
+func TestDevOnExistingSiteSaysHowToSignIn(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "site")
+	if out, err := runCmd(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "init", "--site", dir); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	_, out := startServer(t, nil, "dev", "--site", dir, "--addr", "127.0.0.1:0")
+	if s := out.String(); !strings.Contains(s, "cms reset-password --site "+dir+" admin@example.com") || strings.Contains(s, "Created the starter site") {
+		t.Errorf("a second dev run does not say how to sign in:\n%s", s)
+	}
+}
