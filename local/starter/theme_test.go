@@ -49,7 +49,11 @@ func TestStarterTheme(t *testing.T) {
 		{"/about", 200, []string{"<h1>Who this starter is for</h1>"}},
 		{"/contact", 200, []string{`<form class="cms-form" method="post" action="/api/forms/contact/submit"`, `name="_honeypot"`, `<option value="sales">Sales</option>`,
 			// The page has no script to hide the company field for other topics, so it says when it counts.
-			`<p class="cms-help" id="contact-company-help">For sales questions only.</p>`}},
+			`<p class="cms-help" id="contact-company-help">For sales questions only.</p>`,
+			`<input type="text" id="contact-company" name="company" value="" aria-describedby="contact-company-help">`}},
+		// A field's help and its error are both read out with it.
+		{"/contact?form=contact&status=error&code=VALIDATION_ERROR&errors=%7B%22company%22%3A%5B%22Too+long%22%5D%7D", 200,
+			[]string{`name="company" value="" aria-invalid="true" aria-describedby="contact-company-help contact-company-error">`}},
 		{"/tags/news", 200, []string{"<h1>News</h1>", "Welcome to your new site"}},
 		{"/search?q=welcome", 200, []string{"<h1>Search</h1>", `value="welcome"`, `<a href="/blog/2026/04/welcome-to-cms">Welcome to your new site</a>`, "<mark>", `<a href="/search" aria-current="page">Search</a>`}},
 		// A browser that sends no Referer is sent to the form's redirect page on failure too:
