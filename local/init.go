@@ -24,7 +24,11 @@ func cmdInit(ctx context.Context, e env, args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	return initSite(ctx, e, *site)
+	if err := initSite(ctx, e, *site); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Serve it: cms serve --site %s (the website at /, the Control Panel at /cp).\n", *site)
+	return nil
 }
 
 func cmdDev(ctx context.Context, e env, args []string) error {

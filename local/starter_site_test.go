@@ -64,3 +64,13 @@ func TestStarterTokenExample(t *testing.T) {
 		t.Errorf("unknown role: %v", err)
 	}
 }
+
+// cms init ends by saying how to run what it made.
+func TestInitSaysHowToServe(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "site")
+	out, err := runCmd(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "init", "--site", dir)
+	if err != nil || !strings.Contains(out, "cms serve --site "+dir) {
+		t.Errorf("init: %v\n%s", err, out)
+	}
+}
