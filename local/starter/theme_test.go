@@ -60,9 +60,13 @@ func TestStarterTheme(t *testing.T) {
 		// the thank-you page then says the message was not sent and shows the form again.
 		{"/thanks?form=contact&status=error&code=VALIDATION_ERROR&errors=%7B%22email%22%3A%5B%22This+field+is+required%22%5D%7D&old=%7B%22name%22%3A%22Ada%22%7D", 200,
 			[]string{"<h1>Your message was not sent</h1>", `<form class="cms-form"`, "This field is required", `value="Ada"`}},
+		// A page number past the last says so and links back, rather than "Page 99 of 2".
+		{"/blog?page=99", 200, []string{`<p>There is no page 99: the blog has 2. <a href="/blog">Back to the newest posts</a>.</p>`}},
+		{"/search?q=welcome&page=9", 200, []string{`<p>There is no page 9 of results. <a href="/search?q=welcome">Back to the first page</a>.</p>`}},
 		{"/coming-soon", 404, []string{"<h1>Page not found</h1>"}},
 		{"/blog/2026/05/draft-roadmap", 404, nil},
 	}
+	unwanted := map[string][]string{"/blog?page=99": {"Page 99 of", "No posts yet", "← Newer"}, "/search?q=welcome&page=9": {"Page 9 of", "← Previous"}}
 	for _, c := range cases {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, c.path, nil))
@@ -73,6 +77,11 @@ func TestStarterTheme(t *testing.T) {
 		for _, s := range c.want {
 			if !strings.Contains(w.Body.String(), s) {
 				t.Errorf("%s lacks %q:\n%s", c.path, s, w.Body)
+			}
+		}
+		for _, s := range unwanted[c.path] {
+			if strings.Contains(w.Body.String(), s) {
+				t.Errorf("%s has %q:\n%s", c.path, s, w.Body)
 			}
 		}
 	}
