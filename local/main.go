@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"cms/content"
 )
 
 // version is set at link time (-ldflags "-X main.version=...").
@@ -29,7 +31,7 @@ func main() {
 		if errors.As(err, &ee) {
 			os.Exit(int(ee))
 		}
-		fmt.Fprintln(os.Stderr, "cms:", err)
+		fmt.Fprintln(os.Stderr, "cms:", cliMessage(err))
 		os.Exit(1)
 	}
 }
@@ -235,4 +237,14 @@ func listenAddr(flagAddr string, getenv func(string) string, port int, productio
 		return fmt.Sprintf("127.0.0.1:%d", port)
 	}
 	return fmt.Sprintf(":%d", port)
+}
+
+// cliMessage is what the terminal shows for err: a store's client-safe message without the
+// operation name that prefixes it for logs, unless the error is internal (its cause is the useful
+// part) or lists fields.
+func cliMessage(err error) string {
+	if ce, ok := err.(*content.Error); ok && ce.Kind != content.Internal && ce.Message != "" && len(ce.Fields) == 0 {
+		return ce.Message
+	}
+	return err.Error()
 }
