@@ -242,3 +242,14 @@ func TestDevOnExistingSiteSaysHowToSignIn(t *testing.T) {
 		t.Errorf("a second dev run does not say how to sign in:\n%s", s)
 	}
 }
+
+// `cms serve` in a folder that is no site (the repository's root, say) still serves, an empty
+// site, but warns at once why every page is a 404.
+func TestServeWarnsAboutAFolderThatIsNoSite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, out := startServer(t, map[string]string{"CMS_WATCH": "none"}, "serve", "--site", dir, "--addr", "127.0.0.1:0")
+	if s := out.String(); !strings.Contains(s, "level=WARN") || !strings.Contains(s, "is not a site folder") {
+		t.Errorf("start-up output does not warn that the folder is no site:\n%s", s)
+	}
+}

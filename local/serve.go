@@ -44,6 +44,9 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	for _, w := range warns {
 		log.Warn(string(w))
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		log.Warn("serving an empty site", "problem", err.Error()) // an empty folder may be a start
+	}
 	wire.SetMemoryLimit(cfg.Memory.LimitMiB, e.getenv, log)
 	if a := e.getenv("CMS_PPROF_ADDR"); a != "" {
 		stop, err := servePprof(a, log)
