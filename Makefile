@@ -24,8 +24,8 @@ LAMBDA_GROUPS ?= $(patsubst runtime/lambda/%/main.go,%,$(wildcard runtime/lambda
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-dev: build ## run the service on the embedded starter site (created in .dev-site/ on first run)
-	./bin/cms dev --site .dev-site
+dev: build ## run the service on the embedded starter site (created in .dev-site/ on first run; ADDR=127.0.0.1:3001 for another port)
+	./bin/cms dev --site .dev-site$(if $(ADDR), --addr '$(ADDR)')
 
 build: ## build the cms binary into bin/cms
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/cms ./local

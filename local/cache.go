@@ -16,7 +16,7 @@ import (
 //	cms cache warm [--site DIR] [--handle H] [--concurrency N]
 //	                               request every routed published page (cachewarm.go)
 func cmdCache(ctx context.Context, e env, args []string) error {
-	const usage = "usage: cms cache clear [--site DIR] | cms cache warm [--site DIR] [--handle SITE] [--concurrency N]"
+	usage := "usage: cms " + commands()["cache"].usage
 	if len(args) == 0 {
 		fmt.Fprintln(e.stderr, usage)
 		return exitError(2)
@@ -59,6 +59,9 @@ func cmdCache(ctx context.Context, e env, args []string) error {
 func cacheClear(e env, site string) error {
 	cfg, _, err := config.Load(site, e.getenv)
 	if err != nil {
+		return err
+	}
+	if err := requireSite(cfg, "--site"); err != nil {
 		return err
 	}
 	if cfg.StaticCache.Driver != "file" {

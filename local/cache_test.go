@@ -37,7 +37,7 @@ func TestCacheClearCommand(t *testing.T) {
 		t.Error("a page survived")
 	}
 	// The memory driver's pages are in the serving process: the command says so.
-	mem := contenttest.WriteSite(t, "")
+	mem := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
 	if out, err := runCmd(t, nil, "cache", "clear", "--site", mem); err == nil || !strings.Contains(err.Error(), "memory") {
 		t.Errorf("memory driver: %v %s", err, out)
 	}

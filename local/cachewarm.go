@@ -22,6 +22,9 @@ func cacheWarm(ctx context.Context, e env, dir, handle string, concurrency int) 
 	if err != nil {
 		return err
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return err
+	}
 	switch {
 	case !cfg.StaticCache.Enabled:
 		return fmt.Errorf("cache warm: staticCache.enabled is false: no process would serve the pages")

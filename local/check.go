@@ -34,6 +34,9 @@ func cmdCheck(ctx context.Context, e env, args []string) error {
 		fmt.Fprintln(e.stdout, err)
 		return exitError(1)
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return err
+	}
 	for _, w := range warns {
 		fmt.Fprintln(e.stdout, "warning:", w)
 	}

@@ -207,3 +207,49 @@ func TestStarterAndGit(t *testing.T) {
 		t.Errorf("the starter site does not pass cms check: %v\n%s", err, out)
 	}
 }
+
+// When the port is taken (a second `make dev`, another project on 3000), the error says how to
+// pick another address instead of only repeating the system's "address already in use".
+func TestServeSaysHowToChooseAnotherPort(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
+	out, err := runCmd(t, nil, "serve", "--site", dir, "--addr", ln.Addr().String())
+	if err == nil {
+		t.Fatalf("serve on a taken port succeeded\n%s", out)
+	}
+	for _, want := range []string{"address already in use", "--addr 127.0.0.1:", "make dev ADDR="} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not say %q: %v", want, err)
+		}
+	}
+}
+
+// `make dev` on an existing .dev-site prints no password (it was shown once), so it says how to
+// get in: the admin login from the first run, or reset-password, or starting afresh.
+func TestDevOnExistingSiteSaysHowToSignIn(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "site")
+	if out, err := runCmd(t, map[string]string{"CMS_ADMIN_PASSWORD": "a very good password"}, "init", "--site", dir); err != nil {
+		t.Fatalf("init: %v\n%s", err, out)
+	}
+	_, out := startServer(t, nil, "dev", "--site", dir, "--addr", "127.0.0.1:0")
+	if s := out.String(); !strings.Contains(s, "cms reset-password --site "+dir+" admin@example.com") || strings.Contains(s, "Created the starter site") {
+		t.Errorf("a second dev run does not say how to sign in:\n%s", s)
+	}
+}
+
+// `cms serve` in a folder that is no site (the repository's root, say) still serves, an empty
+// site, but warns at once why every page is a 404.
+func TestServeWarnsAboutAFolderThatIsNoSite(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, out := startServer(t, map[string]string{"CMS_WATCH": "none"}, "serve", "--site", dir, "--addr", "127.0.0.1:0")
+	if s := out.String(); !strings.Contains(s, "level=WARN") || !strings.Contains(s, "is not a site folder") {
+		t.Errorf("start-up output does not warn that the folder is no site:\n%s", s)
+	}
+}

@@ -39,6 +39,9 @@ func cmdGenerate(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return err
+	}
 	dir := *out
 	if dir == "" {
 		dir = filepath.Join(cfg.SiteDir, ".cms", "generated")

@@ -51,6 +51,9 @@ func cmdGit(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return err
+	}
 	if !cfg.Git.Enabled {
 		return fmt.Errorf("%s: git sync is not enabled (git.enabled)", cfg.SiteDir)
 	}

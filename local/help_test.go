@@ -64,3 +64,32 @@ func TestUnknownFlagExitsTwo(t *testing.T) {
 		})
 	}
 }
+
+// A command with subcommands names each of them in the overview and in its help, so `cms cache
+// warm` is found without reading the README, and `cms cache warm -h` does not call itself clear.
+func TestHelpNamesEverySubcommand(t *testing.T) {
+	t.Parallel()
+	overview, _, _ := runSplit(t, "help")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"cache", "-h"}, []string{"cms cache clear", "cms cache warm", "--concurrency N"}},
+		{[]string{"cache", "warm", "-h"}, []string{"cms cache warm", "-concurrency", "-handle"}},
+		{[]string{"token", "-h"}, []string{"cms token create", "cms token list", "cms token revoke"}},
+		{[]string{"git", "-h"}, []string{"status|sync|retry"}},
+	} {
+		stdout, stderr, err := runSplit(t, c.args...)
+		if err != nil {
+			t.Errorf("%v: %v\n%s", c.args, err, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout, w) {
+				t.Errorf("cms %s does not mention %q:\n%s", strings.Join(c.args, " "), w, stdout)
+			}
+		}
+	}
+	if !strings.Contains(overview, "warm") {
+		t.Errorf("the command overview does not say cache can warm:\n%s", overview)
+	}
+}

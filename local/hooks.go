@@ -69,6 +69,9 @@ func openSite(ctx context.Context, e env, site string, readOnly bool) (config.Co
 	if err != nil {
 		return cfg, nil, err
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return cfg, nil, err
+	}
 	st, err := openStore(ctx, cfg, readOnly, false)
 	return cfg, st, err
 }

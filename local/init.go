@@ -24,7 +24,11 @@ func cmdInit(ctx context.Context, e env, args []string) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	return initSite(ctx, e, *site)
+	if err := initSite(ctx, e, *site); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Serve it: cms serve --site %s (the website at /, the Control Panel at /cp).\n", *site)
+	return nil
 }
 
 func cmdDev(ctx context.Context, e env, args []string) error {
@@ -38,8 +42,20 @@ func cmdDev(ctx context.Context, e env, args []string) error {
 		if err := initSite(ctx, e, *site); err != nil {
 			return err
 		}
+	} else {
+		// The password was shown once, on the first run.
+		fmt.Fprintf(e.stdout, "Using the site in %s. Sign in with the admin login printed when it was created;\n"+
+			"lost it? cms reset-password --site %s %s (or delete %s to start again).\n", *site, *site, adminEmail(e), *site)
 	}
 	return serveSite(ctx, e, *site, *addr, e.ready)
+}
+
+// adminEmail is the email of the admin user init creates.
+func adminEmail(e env) string {
+	if email := e.getenv("CMS_ADMIN_EMAIL"); email != "" {
+		return email
+	}
+	return "admin@example.com"
 }
 
 // initSite copies the starter site and creates the admin user, printing its password once.
@@ -58,10 +74,7 @@ func initSite(ctx context.Context, e env, dir string) error {
 	} else if msg := password.CheckPolicy(pw); msg != "" {
 		return fmt.Errorf("CMS_ADMIN_PASSWORD: %s", msg)
 	}
-	email := e.getenv("CMS_ADMIN_EMAIL")
-	if email == "" {
-		email = "admin@example.com"
-	}
+	email := adminEmail(e)
 	hash, err := password.Hash(pw)
 	if err != nil {
 		return err

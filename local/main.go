@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"cms/content"
 )
 
 // version is set at link time (-ldflags "-X main.version=...").
@@ -29,7 +31,7 @@ func main() {
 		if errors.As(err, &ee) {
 			os.Exit(int(ee))
 		}
-		fmt.Fprintln(os.Stderr, "cms:", err)
+		fmt.Fprintln(os.Stderr, "cms:", cliMessage(err))
 		os.Exit(1)
 	}
 }
@@ -95,8 +97,8 @@ func commands() map[string]command {
 			usage: "dev [--site DIR] [--addr HOST:PORT]", example: "cms dev --site .dev-site"},
 		"init": {summary: "copy the starter site into a folder and create an admin user", run: cmdInit,
 			usage: "init [--site DIR]", example: "cms init --site ./my-site"},
-		"cache": {summary: "clear the static page cache (file driver)", run: cmdCache,
-			usage: "cache clear [--site DIR]", example: "cms cache clear --site ./my-site"},
+		"cache": {summary: "clear or warm the static page cache (file driver)", run: cmdCache,
+			usage: "cache clear [--site DIR] | cms cache warm [--site DIR] [--handle SITE] [--concurrency N]", example: "cms cache warm --site ./my-site"},
 		"check": {summary: "validate every definition, blueprint and entry of a site", run: cmdCheck,
 			usage: "check [--site DIR]", example: "cms check --site ./my-site"},
 		"generate": {summary: "write typed clients, validation schemas and the API contract from the blueprints", run: cmdGenerate,
@@ -235,4 +237,14 @@ func listenAddr(flagAddr string, getenv func(string) string, port int, productio
 		return fmt.Sprintf("127.0.0.1:%d", port)
 	}
 	return fmt.Sprintf(":%d", port)
+}
+
+// cliMessage is what the terminal shows for err: a store's client-safe message without the
+// operation name that prefixes it for logs, unless the error is internal (its cause is the useful
+// part) or lists fields.
+func cliMessage(err error) string {
+	if ce, ok := err.(*content.Error); ok && ce.Kind != content.Internal && ce.Message != "" && len(ce.Fields) == 0 {
+		return ce.Message
+	}
+	return err.Error()
 }

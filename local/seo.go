@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -37,6 +38,9 @@ func cmdSEO(ctx context.Context, e env, args []string) error {
 		return exitError(2)
 	}
 	cfg, _, err := config.Load(*dir, e.getenv)
+	if err == nil {
+		err = requireSite(cfg, "--dir")
+	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitError(1)
@@ -45,7 +49,14 @@ func cmdSEO(ctx context.Context, e env, args []string) error {
 	i := 0
 	if *handle != "" {
 		if i = slices.IndexFunc(sites, func(s content.Site) bool { return s.Handle == *handle }); i < 0 {
-			fmt.Fprintf(e.stderr, "site %q is not configured\n", *handle)
+			handles := make([]string, len(sites))
+			for j, s := range sites {
+				handles[j] = s.Handle
+			}
+			fmt.Fprintf(e.stderr, "site %q is not configured (sites: %s)\n", *handle, strings.Join(handles, ", "))
+			if fi, err := os.Stat(*handle); err == nil && fi.IsDir() {
+				fmt.Fprintf(e.stderr, "--site names a site of the sites option; a site folder is --dir %s\n", *handle)
+			}
 			return exitError(2)
 		}
 	}

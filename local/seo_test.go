@@ -90,3 +90,19 @@ enabled: true
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// Every other command names the site folder with --site; seo report's --site is a site handle.
+// Given a folder there, it says which handles there are and that the folder is --dir.
+func TestSEOReportSiteIsAHandle(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
+	out, err := runCmd(t, nil, "seo", "report", "--dir", dir, "--site", dir)
+	if code, ok := err.(exitError); !ok || code != 2 {
+		t.Errorf("err = %v, want exit status 2", err)
+	}
+	for _, want := range []string{`site "` + dir + `" is not configured`, "sites: default", "--dir " + dir} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"net/http/pprof"
 	"runtime/debug"
 	"runtime/metrics"
+	"strconv"
+	"syscall"
 	"time"
 
 	"cms/runtime/config"
@@ -43,6 +45,9 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	for _, w := range warns {
 		log.Warn(string(w))
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		log.Warn("serving an empty site", "problem", err.Error()) // an empty folder may be a start
+	}
 	wire.SetMemoryLimit(cfg.Memory.LimitMiB, e.getenv, log)
 	if a := e.getenv("CMS_PPROF_ADDR"); a != "" {
 		stop, err := servePprof(a, log)
@@ -66,7 +71,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 	}
 	listen := listenAddr(addr, e.getenv, cfg.Port, cfg.Production())
 	lim := serve.Limits{MaxConns: cfg.Server.MaxConnections, MaxConnsPerAddr: cfg.Server.MaxConnectionsPerAddress, BodyTimeout: cfg.Server.BodyTimeout}
-	return serve.Local(ctx, listen, serve.Stack(mux, log), log, lim, func(a net.Addr) {
+	err = serve.Local(ctx, listen, serve.Stack(mux, log), log, lim, func(a net.Addr) {
 		log.Info("serving", "site", cfg.SiteDir, "addr", a.String(), "env", cfg.Env, "read_only", svc.Config.ReadOnly)
 		printAddresses(e.stdout, svc.Config, a)
 		logOut.Batch() // from here on, mostly access lines
@@ -74,6 +79,24 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 			ready(a)
 		}
 	})
+	if errors.Is(err, syscall.EADDRINUSE) {
+		alt := otherPort(listen)
+		return fmt.Errorf("%w (another server is using it; choose another address: --addr %s, or make dev ADDR=%s)", err, alt, alt)
+	}
+	return err
+}
+
+// otherPort suggests the next port on addr's host (loopback when the host is empty).
+func otherPort(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	p, perr := strconv.Atoi(port)
+	if err != nil || perr != nil || p <= 0 || p >= 65535 {
+		return "127.0.0.1:3001"
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, strconv.Itoa(p+1))
 }
 
 // printAddresses tells the user where the Control Panel and the APIs are.

@@ -22,6 +22,9 @@ func cmdSnapshot(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := requireSite(cfg, "--site"); err != nil {
+		return err
+	}
 	st, err := openStore(withIndexProgress(ctx, e), cfg, false, true)
 	if err != nil {
 		return err

@@ -79,7 +79,11 @@ func cmdToken(ctx context.Context, e env, args []string) error {
 		}
 		r, err := st.Role(*role)
 		if content.IsNotFound(err) {
-			return fmt.Errorf("no role %q in %s", *role, cfg.SiteDir)
+			var have []string
+			for _, r := range st.Roles() {
+				have = append(have, r.Handle)
+			}
+			return fmt.Errorf("no role %q in %s (roles: %s)", *role, cfg.SiteDir, strings.Join(have, ", "))
 		} else if err != nil {
 			return err
 		}

@@ -66,3 +66,14 @@ func TestTokenCLI(t *testing.T) {
 		t.Error("an unknown subcommand succeeded")
 	}
 }
+
+// A store's error reaches the terminal as its message, without the operation name that
+// prefixes it for logs ("sessions.RevokeAPIToken: nope: ...").
+func TestCLIMessageOfAStoreError(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, tokenCLISite)
+	_, _, err := runSplit(t, "token", "revoke", "--site", dir, "nope")
+	if err == nil || cliMessage(err) != `API token "nope" not found` {
+		t.Errorf("revoke an unknown token: %v, shown as %q", err, cliMessage(err))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 
 	"cms/content"
@@ -145,7 +146,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 	}
 	if len(fe) > 0 {
 		msg := msgInvalid
-		if len(fe) == 1 && len(fe["contentHash"]) > 0 && hash == "" {
+		if len(fe) == 1 && slices.Equal(fe["contentHash"], []string{msgHashRequired}) {
 			msg = "contentHash is required for update operations"
 		}
 		return content.InvalidFields(op, msg, fe)

@@ -348,7 +348,7 @@ func TestUpdate(t *testing.T) {
 		{"contentHash missing", "/api/entries/blog/hello", map[string]any{"title": "x"}, nil,
 			errCase{422, "VALIDATION_ERROR", "contentHash is required for update operations", map[string][]string{"contentHash": {"contentHash is required"}}}},
 		{"contentHash malformed", "/api/entries/blog/hello", map[string]any{"contentHash": "abc"}, nil,
-			errCase{422, "VALIDATION_ERROR", "", map[string][]string{"contentHash": {"contentHash must be the 64-character hex SHA-256 the entry was read with"}}}},
+			errCase{422, "VALIDATION_ERROR", "Entry data is invalid", map[string][]string{"contentHash": {"contentHash must be the 64-character hex SHA-256 the entry was read with"}}}},
 		{"If-Match not a quoted ETag", "/api/entries/blog/hello", map[string]any{"title": "Long enough"}, http.Header{"If-Match": {hello}},
 			errCase{400, "BAD_REQUEST", `If-Match must hold one ETag as returned by GET, e.g. "3a7bd3e2..."`, nil}},
 		{"If-Match any names no version", "/api/entries/blog/hello", map[string]any{"title": "Long enough"}, http.Header{"If-Match": {"*"}},

@@ -20,6 +20,19 @@ type formField struct {
 	Pattern                                    string
 }
 
+// DescribedBy lists the ids of what describes the input for a screen reader: its help text
+// (shown for every type but a checkbox), then its error.
+func (f formField) DescribedBy() string {
+	var ids []string
+	if f.Instructions != "" && f.Type != "checkbox" {
+		ids = append(ids, f.ID+"-help")
+	}
+	if len(f.Errors) > 0 {
+		ids = append(ids, f.ID+"-error")
+	}
+	return strings.Join(ids, " ")
+}
+
 type formOption struct {
 	Value, Label string
 	Selected     bool
@@ -44,7 +57,7 @@ var formTemplate = template.Must(template.New("form").Parse(`<form class="cms-fo
 <div class="cms-field{{if .Errors}} cms-field-invalid{{end}}">
 {{- if eq .Type "checkbox"}}
 <input type="hidden" name="{{.Name}}" value="false">
-<input type="checkbox" id="{{.ID}}" name="{{.Name}}" value="true"{{if .Checked}} checked{{end}}{{if .Errors}} aria-invalid="true" aria-describedby="{{.ID}}-error"{{end}}>
+<input type="checkbox" id="{{.ID}}" name="{{.Name}}" value="true"{{if .Checked}} checked{{end}}{{if .Errors}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}>
 <label for="{{.ID}}">{{.Label}}{{if .Required}} <span class="cms-required" aria-hidden="true">*</span>{{end}}</label>
 {{- else}}
 <label for="{{.ID}}">{{.Label}}{{if .Required}} <span class="cms-required" aria-hidden="true">*</span>{{end}}</label>
@@ -52,16 +65,16 @@ var formTemplate = template.Must(template.New("form").Parse(`<form class="cms-fo
 <p class="cms-help" id="{{.ID}}-help">{{.Instructions}}</p>
 {{- end}}
 {{- if .Multiline}}
-<textarea id="{{.ID}}" name="{{.Name}}" rows="6"{{if .Required}} required{{end}}{{if .Errors}} aria-invalid="true" aria-describedby="{{.ID}}-error"{{end}}>{{.Value}}</textarea>
+<textarea id="{{.ID}}" name="{{.Name}}" rows="6"{{if .Required}} required{{end}}{{if .Errors}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}>{{.Value}}</textarea>
 {{- else if .Select}}
-<select id="{{.ID}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Errors}} aria-invalid="true" aria-describedby="{{.ID}}-error"{{end}}>
+<select id="{{.ID}}" name="{{.Name}}"{{if .Required}} required{{end}}{{if .Errors}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}>
 <option value="">Choose…</option>
 {{- range .Options}}
 <option value="{{.Value}}"{{if .Selected}} selected{{end}}>{{.Label}}</option>
 {{- end}}
 </select>
 {{- else}}
-<input type="{{.Type}}" id="{{.ID}}" name="{{.Name}}" value="{{.Value}}"{{if .Required}} required{{end}}{{if .Errors}} aria-invalid="true" aria-describedby="{{.ID}}-error"{{end}}>
+<input type="{{.Type}}" id="{{.ID}}" name="{{.Name}}" value="{{.Value}}"{{if .Required}} required{{end}}{{if .Errors}} aria-invalid="true"{{end}}{{with .DescribedBy}} aria-describedby="{{.}}"{{end}}>
 {{- end}}
 {{- end}}
 {{- if .Errors}}

@@ -30,6 +30,11 @@ func TestSearchPage(t *testing.T) {
 	w = f.get(t, "/search?q=%3Cscript%3E")
 	wantNotContains(t, "script search", w.Body.String(), "<script>")
 
+	// A page past the last says so and links to the first, rather than "Page 5 of 1".
+	w = f.get(t, "/search?q=welcome&page=5")
+	wantContains(t, "past the last page", w.Body.String(), `<p>There is no page 5 of results. <a href="/search?q=welcome">Back to the first page</a>.</p>`)
+	wantNotContains(t, "past the last page", w.Body.String(), "Page 5 of", `rel="prev"`)
+
 	// Without words the page shows the form only.
 	w = f.get(t, "/search")
 	if w.Code != http.StatusOK || strings.Contains(w.Body.String(), "search-results") {

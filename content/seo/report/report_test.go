@@ -198,3 +198,24 @@ func TestReportFor10000Entries(t *testing.T) {
 		t.Errorf("summary %+v", r.Summary)
 	}
 }
+
+// A page whose path an enabled redirect moves elsewhere cannot be visited, so nothing linking to
+// it is no fault (the starter's /home, moved to /, was reported as an orphan).
+func TestRedirectedPageIsNoOrphan(t *testing.T) {
+	t.Parallel()
+	meta := seo.Meta{Title: "Home of the example site", Description: strings.Repeat("A fine description. ", 4), Canonical: "https://example.com/", Image: "https://cdn.example/x.png"}
+	home := report.Record{ID: "pages/home", Type: "entry", Path: "/home", Meta: meta}
+	lonely := report.Record{ID: "pages/lonely", Type: "entry", Path: "/lonely", Meta: meta}
+	lonely.Meta.Canonical = "https://example.com/lonely"
+	r := report.Audit(report.Input{Site: site, Records: []report.Record{home, lonely},
+		Redirects: []redirects.Redirect{{ID: "home", Site: "default", Source: "/home", Destination: "/", Status: 301, Enabled: true}}}, now)
+	var orphans []string
+	for _, is := range r.Issues {
+		if is.RuleID == "seo.link.orphan" {
+			orphans = append(orphans, is.Subject.ID)
+		}
+	}
+	if strings.Join(orphans, " ") != "pages/lonely" {
+		t.Errorf("orphans = %v, want only pages/lonely", orphans)
+	}
+}

@@ -420,7 +420,8 @@ func localOf(site *content.Site, dest string) string {
 	return ""
 }
 
-// orphans: published, routed, indexable pages nothing links to.
+// orphans: published, routed, indexable pages nothing links to. A page an enabled redirect
+// moves away cannot be visited, so it is none.
 func (a *audit) orphans() {
 	paths := make([]string, 0, len(a.pages))
 	for p := range a.pages {
@@ -429,7 +430,7 @@ func (a *audit) orphans() {
 	slices.Sort(paths)
 	for _, p := range paths {
 		r := a.pages[p]
-		if r.Home || p == "/" || a.linked[p] || r.Meta.Excluded || r.Meta.NoIndex {
+		if _, moved := a.redirect[p]; moved || r.Home || p == "/" || a.linked[p] || r.Meta.Excluded || r.Meta.NoIndex {
 			continue
 		}
 		a.add("seo.link.orphan", Info, a.subject(r), "", "No page or navigation links to this page; visitors and crawlers find it only through the sitemap",
