@@ -45,7 +45,7 @@ func Targets(svc *wire.Services, handle string) ([]Target, error) {
 			return nil, fmt.Errorf("cache warm: site %s: %w", st.Handle, err)
 		}
 		add := func(p string) {
-			t := Target{Host: u.Host, Path: st.BasePath() + p}
+			t := Target{Host: u.Host, Path: st.Link(st.PagePath(p))}
 			if p == "/" && st.BasePath() != "" {
 				t.Path = st.BasePath()
 			}

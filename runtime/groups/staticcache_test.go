@@ -183,6 +183,10 @@ func TestStaticCacheKeepsTheTrailingSlashPolicy(t *testing.T) {
 			if w.Code != http.StatusPermanentRedirect || w.Header().Get("Location") != c.target {
 				t.Errorf("GET %s = %d Location %q (X-Cache %q), want 308 to %s", c.moved, w.Code, w.Header().Get("Location"), w.Header().Get("X-Cache"), c.target)
 			}
+			// Warming requests each page at its own form: every page is stored, none is a redirect.
+			if w := sv.do("POST", "/api/cache/warm", ""); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"requested":5,`) || !strings.Contains(w.Body.String(), `"failed":0`) {
+				t.Errorf("warm: %d %s", w.Code, w.Body)
+			}
 		})
 	}
 }
