@@ -105,8 +105,8 @@ func printReport(e env, r *report.Report) {
 		fmt.Fprintf(e.stdout, "%-8s %s %s: %s. %s.\n", is.Severity, is.RuleID, subj, is.Message, is.Recommendation)
 	}
 	s := r.Summary
-	fmt.Fprintf(e.stdout, "site %s: score %d/100, %d records, %d issues (%d critical, %d error, %d warning, %d info)\n",
-		r.Site, r.Score, r.Records, s.Total, s.Critical, s.Error, s.Warning, s.Info)
+	fmt.Fprintf(e.stdout, "site %s: score %d/100, %s, %s (%d critical, %d error, %d warning, %d info)\n",
+		r.Site, r.Score, count(r.Records, "record"), count(s.Total, "issue"), s.Critical, s.Error, s.Warning, s.Info)
 }
 
 // checkRedirects reports redirect files that are skipped (a wrong key, a javascript:
@@ -131,4 +131,12 @@ func checkRedirects(_ *fsstore.Store, cfg config.Config) []fsstore.Problem {
 		}
 	}
 	return out
+}
+
+// count writes n and noun, plural unless n is 1 ("1 issue", "3 issues").
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprint(n, " ", noun, "s")
 }

@@ -28,7 +28,7 @@ summary: x
 `
 	dir := contenttest.WriteSite(t, base)
 	out, err := runCmd(t, nil, "seo", "report", "--dir", dir, "--site", "main")
-	if err != nil || !strings.Contains(out, "site main: score") {
+	if err != nil || !strings.Contains(out, "site main: score") || !strings.Contains(out, ", 1 record, ") {
 		t.Fatalf("a site without errors: err = %v\n%s", err, out)
 	}
 	contenttest.AddFiles(t, dir, `
