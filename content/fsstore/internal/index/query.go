@@ -176,17 +176,23 @@ func (p *plan) postingFields() []string {
 
 // ready reports whether ix.d holds everything p needs. ix.mu must be held.
 func (ix *collIndex) ready(p *plan) bool {
+	// Every query asks this: it looks at p's parts in place rather than listing them.
 	d := ix.d
-	if d == nil || d.n != len(ix.entries) {
+	if d == nil || d.n != len(ix.entries) || d.orders[p.okey] == nil {
 		return false
 	}
-	for k := range p.orderNeeds() {
-		if d.orders[k] == nil {
+	for i := range p.ranges {
+		if d.orders[p.ranges[i].okey] == nil {
 			return false
 		}
 	}
-	for _, f := range p.postingFields() {
+	for _, f := range p.fields {
 		if d.post[f] == nil {
+			return false
+		}
+	}
+	for i := range p.ins {
+		if d.post[p.ins[i].field] == nil {
 			return false
 		}
 	}
