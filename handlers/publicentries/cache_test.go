@@ -153,3 +153,38 @@ func TestListETag(t *testing.T) {
 		t.Errorf("after an edit of a listed entry: %d, ETag %s (was %s), body %s", w.Code, w.Header().Get("ETag"), etag, w.Body)
 	}
 }
+
+// A list's ETag is the same from every process serving the same content (another instance, a
+// restart), and differs when the same entries are served differently: here their urls, after
+// the collection's route changed, with nothing else to tell the two processes apart.
+func TestListETagAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	moved := strings.Replace(site, "route: /blog/{year}/{month}/{day}/{slug}", "route: /news/{slug}", 1)
+	if moved == site {
+		t.Fatal("the test site has no blog route to change")
+	}
+	const path = "/api/public/entries/blog?sort=title&limit=2"
+	etag := func(dir string) (string, string) {
+		h, err := publicentries.New(publicentries.Deps{Store: contenttest.OpenStore(t, dir), Markdown: markdown.New(false)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := webtest.Do(t, h, webtest.Request{Path: path})
+		if w.Code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
+		}
+		return w.Header().Get("ETag"), w.Body.String()
+	}
+	dir := contenttest.WriteSite(t, site)
+	first, body := etag(dir)
+	if again, _ := etag(dir); again != first {
+		t.Errorf("another process serving the same site: ETag %s, first %s", again, first)
+	}
+	other, otherBody := etag(contenttest.WriteSite(t, moved))
+	if otherBody == body || !strings.Contains(otherBody, `"/news/`) {
+		t.Fatalf("the route change did not show: %s", otherBody)
+	}
+	if other == first {
+		t.Errorf("different bodies share the ETag %s:\n%s\n%s", first, body, otherBody)
+	}
+}

@@ -2,8 +2,10 @@ package publicentries
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"hash/crc32"
 	"net/http"
 	"slices"
 	"strconv"
@@ -248,42 +250,33 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Each item's encoding and what identifies it (its ETag: file hash, definitions and base
-	// path), then the response built at its final size and tagged by hashing those identities
-	// rather than the body, which is tens of kilobytes when the items carry their html.
+	// Each item's encoding, then the response built at its final size. Its ETag is not a
+	// SHA-256 of the body (tens of kilobytes when the items carry their html): it is one of the
+	// query, the items' file hashes and the meta, which tells edits apart for certain, and a
+	// CRC-32C of the body (a few microseconds), which covers what else shapes the bytes (urls
+	// from the definitions, rendering) without relying on this process's generation counters,
+	// so the tag is the same from every process serving the same content.
 	frags := make([][]byte, 0, len(entries))
-	tag := sha256.New()
-	tag.Write([]byte(key))
-	if q.Fields != nil {
-		defs := "-" + strconv.FormatUint(a.Store.DefinitionsGeneration(), 36) + st.BasePath() + "\x00"
-		for _, e := range entries {
-			frag, err := a.projected(c, e, q.Fields, st)
-			if err != nil {
-				if content.IsNotFound(err) {
-					continue
-				}
-				return err
-			}
-			frags = append(frags, frag)
-			tag.Write([]byte(shortHash(e.Hash) + defs))
+	ids := make([]byte, 0, len(key)+len(entries)*72+64)
+	ids = append(ids, key...)
+	for _, e := range entries {
+		var frag []byte
+		if q.Fields != nil {
+			frag, err = a.projected(c, e, q.Fields, st)
+		} else {
+			frag, _, err = a.entryJSON(c, e, st)
 		}
-	} else {
-		for _, e := range entries {
-			frag, etag, err := a.entryJSON(c, e, st)
-			if err != nil {
-				if content.IsNotFound(err) {
-					continue // deleted between index and read; the next version drops it
-				}
-				return err
+		if err != nil {
+			if content.IsNotFound(err) {
+				continue // deleted between index and read; the next version drops it
 			}
-			frags = append(frags, frag)
-			tag.Write([]byte(etag))
+			return err
 		}
+		frags = append(frags, frag)
+		ids = append(append(ids, 0), e.Hash...)
 	}
 	meta := `],"meta":{"total":` + strconv.Itoa(total) + `,"offset":` + strconv.Itoa(q.Offset) + `,"limit":` + strconv.Itoa(q.Limit) + `}}`
-	tag.Write([]byte(meta))
-	var sum [sha256.Size]byte
-	etag := `"` + hex.EncodeToString(tag.Sum(sum[:0])[:12]) + `"`
+	ids = append(append(ids, 0), meta...)
 	size := len(`{"data":[`) + len(meta) + max(len(frags)-1, 0)
 	for _, f := range frags {
 		size += len(f)
@@ -316,6 +309,9 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		body = append(body, f...)
 	}
 	body = append(body, meta...)
+	sum := sha256.Sum256(ids)
+	binary.BigEndian.PutUint32(sum[8:], crc32.Checksum(body, castagnoli))
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	if admit {
 		a.lists.put(key, len(key), version, body, etag)
 	}
@@ -324,6 +320,9 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 
 // maxPooledList bounds the list buffers kept for reuse.
 const maxPooledList = 1 << 20
+
+// castagnoli is the CRC-32C table (computed in hardware where the CPU can) of list ETags.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // wireFields are the attributes of publicEntry a projection may name besides the entry's fields.
 var wireFields = []string{"url", "content", "html"}

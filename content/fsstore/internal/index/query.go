@@ -176,17 +176,23 @@ func (p *plan) postingFields() []string {
 
 // ready reports whether ix.d holds everything p needs. ix.mu must be held.
 func (ix *collIndex) ready(p *plan) bool {
+	// Every query asks this: it looks at p's parts in place rather than listing them.
 	d := ix.d
-	if d == nil || d.n != len(ix.entries) {
+	if d == nil || d.n != len(ix.entries) || d.orders[p.okey] == nil {
 		return false
 	}
-	for k := range p.orderNeeds() {
-		if d.orders[k] == nil {
+	for i := range p.ranges {
+		if d.orders[p.ranges[i].okey] == nil {
 			return false
 		}
 	}
-	for _, f := range p.postingFields() {
+	for _, f := range p.fields {
 		if d.post[f] == nil {
+			return false
+		}
+	}
+	for i := range p.ins {
+		if d.post[p.ins[i].field] == nil {
 			return false
 		}
 	}
@@ -239,6 +245,16 @@ func (ix *collIndex) prepare(p *plan) bool {
 	// order is taken if nothing changed, or sorted again under the lock if something did.
 	done := make(chan struct{})
 	d.building[okey] = done
+	// The order of the other direction comes with this one (sortOrders), so queries for it
+	// wait for this sort rather than sorting too. Every order costs each write a move: the
+	// reverse is kept only while the orders fill less than half of what a collection may keep.
+	rkeys := slices.Clone(keys)
+	rkeys[0].Desc = !rkeys[0].Desc
+	rkey := orderKey(rkeys)
+	withRev := d.orders[rkey] == nil && d.building[rkey] == nil && len(d.orders)+len(d.building) < maxOrders/2
+	if withRev {
+		d.building[rkey] = done
+	}
 	ents, ids := d.orderInput()
 	ver := ix.version
 	ix.mu.Unlock()
@@ -246,6 +262,9 @@ func (ix *collIndex) prepare(p *plan) bool {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	delete(d.building, okey)
+	if withRev {
+		delete(d.building, rkey)
+	}
 	close(done)
 	if ix.d != d {
 		return true // replaced meanwhile; the caller checks again
@@ -254,9 +273,7 @@ func (ix *collIndex) prepare(p *plan) bool {
 		o, rev = d.buildOrders(keys)
 	}
 	d.orders[okey] = o
-	// The reverse comes free, but every order costs each write a move: it is kept only while
-	// the orders fill less than half of what a collection may keep.
-	if rkey := orderKey(rev.keys); d.orders[rkey] == nil && d.building[rkey] == nil && len(d.orders)+len(d.building) < maxOrders/2 {
+	if withRev {
 		d.orders[rkey] = rev
 	}
 	return true

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"cms/content"
@@ -423,6 +424,38 @@ func TestReverseOrderComesWithSort(t *testing.T) {
 			t.Fatalf("after sorting by %q the order %s is not built", so, p.okey)
 		}
 		checkQuery(t, ix, all, coll, query.Query{Sort: flipped, Offset: 3, Limit: 20})
+	}
+	checkOrders(t, ix)
+}
+
+// TestBothDirectionsAtOnce: queries sorting one field both ways arrive together on a collection
+// with no orders yet; the one sort that builds both serves them all (for -race: waiters on the
+// reverse wait for that sort).
+func TestBothDirectionsAtOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	_, ix := testIndex(t, r, 200)
+	all := allEntries(ix)
+	coll := testColls[0]
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			so := []string{"rating", "-rating", "title", "-title"}[i%4]
+			keys, _ := query.ParseSort(so)
+			q := query.Query{Sort: keys, Offset: i, Limit: 7}
+			want, wantTotal := reference(all, coll, q)
+			got, total, _ := ix.query(coll, q)
+			if total != wantTotal || !slices.Equal(slugs(got), want) {
+				errs <- fmt.Sprintf("sort %s offset %d: got %v, want %v", so, i, slugs(got), want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 	checkOrders(t, ix)
 }
