@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -376,6 +377,38 @@ func unclearSpaces(s string) bool {
 
 // isTimestamp checks that yaml.v3 itself reads s as a timestamp, so writing it plain is lossless.
 func isTimestamp(s string) bool {
+	// yaml.v3 tries a timestamp only for text that starts with four digits and '-'.
+	if len(s) < 5 || !allDigits(s[:4]) || s[4] != '-' {
+		return false
+	}
+	if isSimpleDate(s) {
+		// Digits, '-', ':', 'T', '.', 'Z' and '+' only: yaml.v3 reads the text as one plain
+		// scalar, so it is a timestamp exactly when its parseTimestamp accepts it, which is
+		// this (every submission writes one; the parse below costs ~8 µs).
+		return yamlParsesTimestamp(s)
+	}
+	return isTimestampYAML(s)
+}
+
+// yamlTimestampFormats are yaml.v3's allowedTimestampFormats (resolve.go), tried in its order.
+var yamlTimestampFormats = []string{
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+func yamlParsesTimestamp(s string) bool {
+	for _, f := range yamlTimestampFormats {
+		if _, err := time.Parse(f, s); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isTimestampYAML asks yaml.v3 itself.
+func isTimestampYAML(s string) bool {
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(s), &n); err != nil || len(n.Content) != 1 {
 		return false
