@@ -456,6 +456,20 @@ func MarshalYAML(v any) ([]byte, error) {
 	if content.Nesting(v) > content.MaxNesting {
 		return nil, content.NestingTooDeep(op)
 	}
+	if m, ok := v.(*content.Map); ok && m.Len() > 0 {
+		if b, ok := appendFastYAML(make([]byte, 0, 512), m, 0); ok {
+			if len(b) > content.MaxDocumentBytes {
+				return nil, content.DocumentTooLarge(op)
+			}
+			return b, nil
+		}
+	}
+	return marshalYAMLv3(v)
+}
+
+// marshalYAMLv3 is MarshalYAML through yaml.v3, for what appendFastYAML does not take.
+func marshalYAMLv3(v any) ([]byte, error) {
+	const op = "frontmatter.MarshalYAML"
 	out := cappedBuffer{max: content.MaxDocumentBytes}
 	enc := yaml.NewEncoder(&out)
 	enc.SetIndent(2)
