@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"cms/content"
+	"cms/handlers/web"
 )
 
 // flatJSONCases are submission bodies at the edges of what decodeFlatJSON takes.
@@ -71,4 +72,42 @@ func FuzzFlatJSONMatchesMap(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkFlatJSON(t, b)
 	})
+}
+
+// TestSubmissionJSONMatchesMarshal: the answer to a stored submission is what json.Marshal writes.
+func TestSubmissionJSONMatchesMarshal(t *testing.T) {
+	t.Parallel()
+	strs := []string{"", "019ab8f2-7c1e-7a3b-9c2d-0123456789ab", "contact", "2026-11-24T07:20:00.123Z", `a"b\c`,
+		"<script>&</script>", "é日本", "a\u2028b\u2029", "\x00\x1f\x7f", "\xff", "tab\there\nline"}
+	for i, s := range strs {
+		data, _ := decodeFlatJSON([]byte(`{"name":"Visitor 1","n":2.5,"l":["<", 1],"ok":true,"z":null}`))
+		data.Set("s", s)
+		data.Set(s, s)
+		if i%3 == 0 {
+			data.Set("nested", single(s))
+		}
+		for _, sub := range []*content.Submission{
+			{ID: s, Form: strs[(i+1)%len(strs)], SubmittedAt: strs[(i+2)%len(strs)], Data: data},
+			{ID: "x", Form: s, SubmittedAt: s, Data: content.NewMap(0)},
+			{ID: "x", Form: "f", SubmittedAt: s},
+		} {
+			want, err := json.Marshal(web.Data{Data: sub})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := submissionJSON(sub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("submissionJSON:\n%s\njson.Marshal:\n%s", got, want)
+			}
+		}
+	}
+}
+
+func single(s string) *content.Map {
+	m := content.NewMap(1)
+	m.Set(s, []any{s, int64(1)})
+	return m
 }
