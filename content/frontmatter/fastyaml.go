@@ -136,6 +136,9 @@ func maybeYAMLNumber(s string) bool {
 		if !numberByte(s[i]) {
 			return false
 		}
+		if (s[i] == '-' || s[i] == '+') && i > 0 && !strings.ContainsRune("eEpP_", rune(s[i-1])) {
+			return false // a sign only starts a number or follows an exponent's letter (a UUID's dashes)
+		}
 	}
 	plain := strings.ReplaceAll(s, "_", "")
 	if strings.HasPrefix(plain, "0b") || strings.HasPrefix(plain, "-0b") || strings.HasPrefix(plain, "0o") || strings.HasPrefix(plain, "-0o") {
