@@ -15,6 +15,9 @@ import (
 // TestFastYAMLMatchesYAML and FuzzFastYAMLMatchesYAML hold the two paths to the same bytes.
 func appendFastYAML(dst []byte, m *content.Map, indent int) ([]byte, bool) {
 	for _, k := range m.Keys() {
+		if len(dst) > content.MaxDocumentBytes {
+			return dst, false // yaml.v3's capped writer refuses it without building it all
+		}
 		v := m.Value(k)
 		key, plain := fastString(k)
 		if !plain || len(k) >= 128 { // yaml.v3 writes longer keys as complex ("? ") keys
