@@ -3,6 +3,7 @@ package forms
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -83,6 +84,8 @@ func TestSubmissionJSONMatchesMarshal(t *testing.T) {
 		data, _ := decodeFlatJSON([]byte(`{"name":"Visitor 1","n":2.5,"l":["<", 1],"ok":true,"z":null}`))
 		data.Set("s", s)
 		data.Set(s, s)
+		data.Set("floats", []any{math.NaN(), math.Inf(-1), 1e21, 1e-7, math.Copysign(0, -1), 123456789.125, float64(i)})
+		data.Set("ints", []any{int64(-1 << 63), int64(i), int(7)})
 		if i%3 == 0 {
 			data.Set("nested", single(s))
 		}

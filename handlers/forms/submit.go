@@ -104,13 +104,64 @@ func submissionJSON(sub *content.Submission) ([]byte, error) {
 	if sub.Data == nil {
 		b = append(b, "null"...)
 	} else {
-		d, err := sub.Data.MarshalJSON()
-		if err != nil {
+		var err error
+		if b, err = appendJSONMap(b, sub.Data); err != nil {
 			return nil, err
 		}
-		b = append(b, d...)
 	}
 	return append(b, "}}"...), nil
+}
+
+// appendJSONMap appends m as its MarshalJSON writes it, with the common values written directly.
+func appendJSONMap(b []byte, m *content.Map) ([]byte, error) {
+	b = append(b, '{')
+	for i, k := range m.Keys() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendJSONValue(b, m.Value(k)); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, x), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case *content.Map:
+		return appendJSONMap(b, x)
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSONValue(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	// Floats and anything else, as content.Map writes them.
+	one := content.NewMap(1)
+	one.Set("v", v)
+	raw, err := one.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return append(b, raw[len(`{"v":`):len(raw)-1]...), nil
 }
 
 // appendJSONString appends s quoted as json.Marshal quotes it: plain ASCII as is, anything
