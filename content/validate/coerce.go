@@ -95,17 +95,33 @@ func Coerce(f content.Field, v any) (any, bool) {
 // keys are kept as they are (FilterVisible drops them where needed), and so are values Coerce
 // cannot convert.
 func CoerceAll(fields []content.Field, values *content.Map) *content.Map {
-	byHandle := make(map[string]content.Field, len(fields))
-	for _, f := range fields {
-		if _, dup := byHandle[f.Handle]; !dup {
-			byHandle[f.Handle] = f
+	// Positions, not copies of the (large) fields; a form's handful of fields is searched in
+	// order, which beats building a map on every submission.
+	var byHandle map[string]int
+	if len(fields) > 16 {
+		byHandle = make(map[string]int, len(fields))
+		for i, f := range fields {
+			if _, dup := byHandle[f.Handle]; !dup {
+				byHandle[f.Handle] = i
+			}
 		}
 	}
 	out := content.NewMap(values.Len())
 	for _, k := range values.Keys() {
 		v := values.Value(k)
-		if f, ok := byHandle[k]; ok {
-			v, _ = Coerce(f, v)
+		i, ok := -1, false
+		if byHandle != nil {
+			i, ok = byHandle[k]
+		} else {
+			for j := range fields {
+				if fields[j].Handle == k {
+					i, ok = j, true
+					break // the first definition wins
+				}
+			}
+		}
+		if ok {
+			v, _ = Coerce(fields[i], v)
 		}
 		out.Set(k, v)
 	}

@@ -1,6 +1,7 @@
 package validate_test
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -98,5 +99,23 @@ func TestCoerceAll(t *testing.T) {
 	}
 	if validate.CoerceAll(fields, nil).Len() != 0 {
 		t.Error("CoerceAll(nil) not empty")
+	}
+}
+
+// TestCoerceAllFirstDefinitionWins: with a handle defined twice the first field coerces, for
+// small forms and large ones alike.
+func TestCoerceAllFirstDefinitionWins(t *testing.T) {
+	t.Parallel()
+	for _, extra := range []int{0, 20} {
+		fields := []content.Field{{Handle: "n", Type: "number"}, {Handle: "n", Type: "text"}, {Handle: "on", Type: "toggle"}}
+		for i := range extra {
+			fields = append(fields, content.Field{Handle: fmt.Sprintf("f%d", i), Type: "text"})
+		}
+		fields = append(fields, content.Field{Handle: "late", Type: "number"})
+		got := validate.CoerceAll(fields, mapOf("n", "7", "on", "on", "late", "3", "f1", "x", "other", "5"))
+		want := mapOf("n", int64(7), "on", true, "late", int64(3), "f1", "x", "other", "5")
+		if !reflect.DeepEqual(got.Plain(), want.Plain()) || !reflect.DeepEqual(got.Keys(), want.Keys()) {
+			t.Errorf("%d extra fields: CoerceAll = %v, want %v", extra, got.Plain(), want.Plain())
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -316,22 +317,36 @@ func oneOf(prefix string, items []string) string {
 
 // choices are the allowed values of a select or multiselect field.
 type choices struct {
-	allowed map[string]bool
-	order   []string // allowed, in the order found
-	display []string // what messages list
+	allowed map[string]bool // built past choicesIndexed choices; below, order is searched
+	order   []string        // allowed, in the order found
+	display []string        // what messages list
 }
 
-func (c choices) present() bool        { return len(c.allowed) > 0 }
-func (c choices) allows(s string) bool { return c.allowed[s] }
-func (c *choices) add(s string, show bool) {
-	if c.allowed == nil {
-		c.allowed = make(map[string]bool)
+// choicesIndexed: up to this many choices a search beats building a map on every submission.
+const choicesIndexed = 16
+
+func (c choices) present() bool { return len(c.order) > 0 }
+
+func (c choices) allows(s string) bool {
+	if c.allowed != nil {
+		return c.allowed[s]
 	}
-	if c.allowed[s] {
+	return slices.Contains(c.order, s)
+}
+
+func (c *choices) add(s string, show bool) {
+	if c.allows(s) {
 		return
 	}
-	c.allowed[s] = true
 	c.order = append(c.order, s)
+	if c.allowed != nil {
+		c.allowed[s] = true
+	} else if len(c.order) > choicesIndexed {
+		c.allowed = make(map[string]bool, 2*len(c.order))
+		for _, o := range c.order {
+			c.allowed[o] = true
+		}
+	}
 	if show {
 		c.display = append(c.display, s)
 	}

@@ -3,6 +3,7 @@ package validate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -251,6 +252,9 @@ func TestValuesTypes(t *testing.T) {
 		{"select options list", withOptions(field("select"), "options", []any{"draft", "published"}), "draft", nil},
 		{"select options list fails", withOptions(field("select"), "options", []any{"draft", "published"}), "x", []string{"Must be one of: draft, published"}},
 		{"select options blank optional", withOptions(field("select"), "options", []any{"a"}), "", nil},
+		{"select long list late option", withOptions(field("select"), "options", manyOptions(20)), "o18", nil},
+		{"select long list repeated option", withOptions(field("select"), "options", append(manyOptions(20), "o3", "late")), "late", nil},
+		{"select long map key", withOptions(field("select"), "options", mapOf("k0", "v0", "k1", "v1", "k2", "v2", "k3", "v3", "k4", "v4", "k5", "v5", "k6", "v6", "k7", "v7", "k8", "v8", "k9", "v9")), "k9", nil},
 		{"select choices", withOptions(field("select"), "choices", []any{"a", "b"}), "b", nil},
 		{"select value label maps", withOptions(field("select"), "options", []any{mapOf("value", "s", "label", "Small"), mapOf("value", "l", "label", "Large")}), "m", []string{"Must be one of: s, l"}},
 		{"select number options", withOptions(field("select"), "options", []any{int64(1), int64(2)}), "2", nil},
@@ -548,5 +552,27 @@ func TestValuesHookCancelled(t *testing.T) {
 	_, err := validate.Values(ctx, []content.Field{field("text", "hook:x")}, mapOf("f", "v"), validate.Options{Hooks: hooks})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+}
+
+func manyOptions(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("o%d", i)
+	}
+	return out
+}
+
+// TestSelectLongListRefuses: past the options a search covers, unknown values are still refused.
+func TestSelectLongListRefuses(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{3, 16, 17, 40} {
+		f := withOptions(field("select"), "options", manyOptions(n))
+		if got := check(t, f, "x"); len(got) == 0 {
+			t.Errorf("%d options: x accepted", n)
+		}
+		if got := check(t, f, fmt.Sprintf("o%d", n-1)); len(got) != 0 {
+			t.Errorf("%d options: the last refused: %q", n, got)
+		}
 	}
 }

@@ -89,6 +89,95 @@ func (a *api) submit(w http.ResponseWriter, r *http.Request) error {
 	return a.succeeded(w, r, browser, f, sub)
 }
 
+// submissionJSON is json.Marshal(web.Data{Data: sub}) without reflection: the fields in their
+// order, each string as json.Marshal writes it, and the data as its MarshalJSON writes it, which
+// is compact and escaped as json.Marshal would leave it.
+func submissionJSON(sub *content.Submission) ([]byte, error) {
+	b := make([]byte, 0, 512)
+	b = append(b, `{"data":{"id":`...)
+	b = appendJSONString(b, sub.ID)
+	b = append(b, `,"form":`...)
+	b = appendJSONString(b, sub.Form)
+	b = append(b, `,"submittedAt":`...)
+	b = appendJSONString(b, sub.SubmittedAt)
+	b = append(b, `,"data":`...)
+	if sub.Data == nil {
+		b = append(b, "null"...)
+	} else {
+		var err error
+		if b, err = appendJSONMap(b, sub.Data); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, "}}"...), nil
+}
+
+// appendJSONMap appends m as its MarshalJSON writes it, with the common values written directly.
+func appendJSONMap(b []byte, m *content.Map) ([]byte, error) {
+	b = append(b, '{')
+	for i, k := range m.Keys() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendJSONString(b, k)
+		b = append(b, ':')
+		var err error
+		if b, err = appendJSONValue(b, m.Value(k)); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+func appendJSONValue(b []byte, v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, x), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case *content.Map:
+		return appendJSONMap(b, x)
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSONValue(b, e); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, ']'), nil
+	}
+	// Floats and anything else, as content.Map writes them.
+	one := content.NewMap(1)
+	one.Set("v", v)
+	raw, err := one.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return append(b, raw[len(`{"v":`):len(raw)-1]...), nil
+}
+
+// appendJSONString appends s quoted as json.Marshal quotes it: plain ASCII as is, anything
+// else through json.Marshal.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s)
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
 // filled reports whether the honeypot holds anything: a non-blank string, or any other value
 // a bot might have put there.
 func filled(v any) bool {
@@ -118,7 +207,11 @@ func hookUnavailable(form, hook string) error {
 // succeeded answers a stored (or decoy) submission: 201 JSON, or a 303 for a browser.
 func (a *api) succeeded(w http.ResponseWriter, r *http.Request, browser bool, f *form, sub *content.Submission) error {
 	if !browser {
-		web.WriteJSON(w, http.StatusCreated, web.Data{Data: sub})
+		if b, err := submissionJSON(sub); err == nil {
+			web.WriteJSONBytes(w, http.StatusCreated, b)
+		} else {
+			web.WriteJSON(w, http.StatusCreated, web.Data{Data: sub})
+		}
 		return nil
 	}
 	target := a.allowedRedirect(r, f.def.Redirect)
