@@ -213,7 +213,8 @@ func TestHelpers(t *testing.T) {
 func TestReport(t *testing.T) {
 	t.Parallel()
 	rep := &report{Command: "go run ./local/bench", Machine: machine(), Elapsed: "1s",
-		Startup: []startupRow{{Entries: 10000, Run: "cold", ReadyMs: 250, RSSMiB: 50}, {Entries: 100000, Run: "cold", ReadyMs: 1500, RSSMiB: 500}},
+		Startup: []startupRow{{Entries: 10000, Run: "cold", ReadyMs: 95, RSSMiB: 50}, {Entries: 100000, Run: "cold", ReadyMs: 900, RSSMiB: 500},
+			{Entries: 10000, Run: "warm", SnapshotBefore: true, ReadyMs: 40, RSSMiB: 50}, {Entries: 100000, Run: "warm", SnapshotBefore: true, ReadyMs: 140, RSSMiB: 300}},
 		Load: &loadReport{Site: 10, Conns: 2, Rows: []*loadRow{
 			{Scenario: "trivial (first)", RPS: 1000, ServerCPUus: 10},
 			{Scenario: "entry", RPS: 400, ServerCPUus: 20},
@@ -244,8 +245,11 @@ func TestReport(t *testing.T) {
 	if r := rep.Load.Rows[3]; r.RatioREST != 0.25 {
 		t.Errorf("graphql ratio to REST %v", r.RatioREST)
 	}
-	if rep.Startup[0].Verdict != "PASS" || rep.Startup[1].Verdict != "FAIL" {
-		t.Errorf("start-up verdicts %s %s, want PASS FAIL (100k is over the memory target)", rep.Startup[0].Verdict, rep.Startup[1].Verdict)
+	// Issue 18: a first start within 100 ms / 1 s, one from the snapshot within 30 / 150 ms.
+	for i, want := range []string{"PASS", "FAIL", "FAIL", "PASS"} { // 100k cold is over the memory target, 10k warm over 30 ms
+		if got := rep.Startup[i].Verdict; got != want {
+			t.Errorf("start-up %d %s: verdict %s (%s), want %s", rep.Startup[i].Entries, rep.Startup[i].Run, got, rep.Startup[i].Target, want)
+		}
 	}
 	dir := t.TempDir()
 	md, js := filepath.Join(dir, "r.md"), filepath.Join(dir, "r.json")

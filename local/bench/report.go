@@ -42,17 +42,26 @@ type startupRow struct {
 	Verdict        string  `json:"verdict,omitempty"`
 }
 
-// judge applies issue 2's start-up and memory targets.
+// judge applies issue 18's start-up targets (a first start, and one from the index snapshot) and
+// the 100,000-entry memory target.
 func (r *startupRow) judge() {
 	var targets []string
 	pass := true
 	switch {
 	case r.Entries == 10_000:
-		targets = append(targets, fmt.Sprintf("ready <= %v", targetReady10k))
-		pass = r.ReadyMs <= ms(targetReady10k)
+		target := targetReady10k
+		if r.SnapshotBefore {
+			target = targetReady10kWarm
+		}
+		targets = append(targets, fmt.Sprintf("ready <= %v", target))
+		pass = r.ReadyMs <= ms(target)
 	case r.Entries == 100_000:
-		targets = append(targets, fmt.Sprintf("ready <= %v", targetReady100k), fmt.Sprintf("RSS <= %d MiB", targetRSS100k>>20))
-		pass = r.ReadyMs <= ms(targetReady100k) && r.RSSMiB <= float64(targetRSS100k>>20)
+		target := targetReady100k
+		if r.SnapshotBefore {
+			target = targetReady100kWarm
+		}
+		targets = append(targets, fmt.Sprintf("ready <= %v", target), fmt.Sprintf("RSS <= %d MiB", targetRSS100k>>20))
+		pass = r.ReadyMs <= ms(target) && r.RSSMiB <= float64(targetRSS100k>>20)
 	}
 	if len(targets) == 0 {
 		return
