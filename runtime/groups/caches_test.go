@@ -1,13 +1,10 @@
 package groups_test
 
 import (
-	"log/slog"
 	"testing"
 
 	"cms/content/contenttest"
 	"cms/handlers/web/webtest"
-	"cms/runtime/config"
-	"cms/runtime/groups"
 	"cms/runtime/wire"
 )
 
@@ -16,19 +13,7 @@ import (
 func TestCachesShareTheBudget(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\nmemory:\n  cacheMiB: 10\n")
-	cfg, _, err := config.Load(dir, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	mux, err := groups.Mux(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mux := startSite(t, dir, nil)
 	w := webtest.Do(t, mux, webtest.Request{Path: "/api/health/ready"})
 	var r struct {
 		Details struct {
@@ -61,19 +46,7 @@ func TestReadyCountsQueries(t *testing.T) {
 	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n"+
 		"-- resources/collections/posts.yaml --\ntitle: Posts\n"+
 		"-- content/collections/posts/a.md --\n---\ntitle: A\nstatus: published\ncategory: news\n---\n")
-	cfg, _, err := config.Load(dir, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	mux, err := groups.Mux(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, mux := startSite(t, dir, nil)
 	if w := webtest.Do(t, mux, webtest.Request{Path: `/api/public/entries/posts?filter={"category":"news"}`}); w.Code != 200 {
 		t.Fatalf("list: %d %s", w.Code, w.Body)
 	}

@@ -1,15 +1,11 @@
 package groups_test
 
 import (
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 
 	"cms/content/contenttest"
-	"cms/runtime/config"
-	"cms/runtime/groups"
-	"cms/runtime/wire"
 )
 
 // TestCORSPreflightsAcrossGroups mounts every group as the local server does and sends a
@@ -20,19 +16,7 @@ func TestCORSPreflightsAcrossGroups(t *testing.T) {
 	t.Parallel()
 	mount := func(t *testing.T, cfgFile string, env map[string]string) http.Handler {
 		dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n"+cfgFile)
-		cfg, _, err := config.Load(dir, func(k string) string { return env[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		mux, err := groups.Mux(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, mux := startSite(t, dir, env)
 		return mux
 	}
 	preflight := func(h http.Handler, path, origin, method, headers string) *httptest.ResponseRecorder {

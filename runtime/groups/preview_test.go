@@ -2,7 +2,6 @@ package groups_test
 
 import (
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"cms/content/contenttest"
-	"cms/runtime/config"
 	"cms/runtime/groups"
 	"cms/runtime/wire"
 )
@@ -61,15 +59,7 @@ name: Vi
 password_hash: scrypt:00:00
 roles: [viewer]
 `)
-	cfg, _, err := config.Load(dir, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := startServices(t, dir, nil, nil)
 	var offset atomic.Int64
 	s.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) } // the previews' clock
 	h, err := groups.Mux(s)
@@ -109,7 +99,7 @@ roles: [viewer]
 	if err := json.Unmarshal(w.Body.Bytes(), &pr); w.Code != http.StatusOK || err != nil || pr.Data.Token == "" {
 		t.Fatalf("preview = %d %s", w.Code, w.Body)
 	}
-	site := cfg.ContentSites()[0].URL
+	site := s.Config.ContentSites()[0].URL
 	if !strings.HasPrefix(pr.Data.APIURL, "/api/public/entries/blog/plan?preview=") || !strings.HasPrefix(pr.Data.Path, "/blog/plan?preview=") ||
 		pr.Data.URL != site+pr.Data.Path {
 		t.Errorf("preview URLs %+v", pr.Data)

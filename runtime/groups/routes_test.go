@@ -27,15 +27,7 @@ var wildcard = regexp.MustCompile(`\{[^}]*\}`)
 func TestEveryRouteIsServed(t *testing.T) {
 	t.Parallel()
 	dir := contenttest.WriteSite(t, "-- cms.config.yaml --\nwatch: none\n")
-	cfg, _, err := config.Load(dir, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
+	s := startServices(t, dir, nil, nil)
 
 	tables := map[string][]string{}
 	all := groups.All()

@@ -42,19 +42,7 @@ status: published
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := contenttest.WriteSite(t, "-- cms.config.yaml --\n"+tc.config+files)
-			cfg, _, err := config.Load(dir, func(string) string { return "" })
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { s.Close() })
-			mux, err := wire.Mount(s, groups.All()...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, mux := startSite(t, dir, nil)
 			w := httptest.NewRecorder()
 			r := httptest.NewRequest(http.MethodGet, "/api/public/entries/blog/hello", nil)
 			r.Host = "attacker.example" // canonical URLs never come from the request

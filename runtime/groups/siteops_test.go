@@ -2,7 +2,6 @@ package groups_test
 
 import (
 	"encoding/json"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -10,8 +9,6 @@ import (
 
 	"cms/content/contenttest"
 	"cms/content/password"
-	"cms/runtime/config"
-	"cms/runtime/groups"
 	"cms/runtime/seoops"
 	"cms/runtime/wire"
 )
@@ -52,19 +49,7 @@ func newService(t *testing.T, files string) *service {
 	}
 	dir := contenttest.WriteSite(t, files+siteAdmin+
 		"-- users/ann.yaml --\nemail: ann@example.com\nname: Ann\nroles: [admin]\npassword_hash: \""+hash+"\"\n")
-	cfg, _, err := config.Load(dir, func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := wire.NewServices(t.Context(), cfg, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	mux, err := wire.Mount(s, groups.All()...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, mux := startSite(t, dir, nil)
 	sv := &service{t: t, s: s, mux: mux}
 	w := sv.do("POST", "/api/auth/login", `{"email":"ann@example.com","password":"a very good password"}`)
 	var login struct{ Token string }
