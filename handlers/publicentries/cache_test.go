@@ -13,6 +13,7 @@ import (
 	"cms/content/contenttest"
 	"cms/content/lru"
 	"cms/content/markdown"
+	"cms/content/seo"
 	"cms/handlers/publicentries"
 	"cms/handlers/web/webtest"
 )
@@ -186,5 +187,47 @@ func TestListETagAcrossProcesses(t *testing.T) {
 	}
 	if other == first {
 		t.Errorf("different bodies share the ETag %s:\n%s\n%s", first, body, otherBody)
+	}
+}
+
+// A single entry's ETag is the same from every process serving the same files and differs when
+// the body does: after a route change and a restart (a fresh process), the old ETag must not get
+// a 304 for the moved url. The same for the seo member after an SEO document changes.
+func TestEntryETagAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	moved := strings.Replace(site, "route: /blog/{year}/{month}/{day}/{slug}", "route: /news/{slug}", 1)
+	if moved == site {
+		t.Fatal("the test site has no blog route to change")
+	}
+	const path = "/api/public/entries/blog/one"
+	get := func(dir string, withSEO bool, header http.Header) (int, string, string) {
+		d := publicentries.Deps{Store: contenttest.OpenStore(t, dir), Markdown: markdown.New(false)}
+		if withSEO {
+			d.SEO = seo.NewResolver(seo.Config{Enabled: true, Metadata: true}, nil)
+			d.Site = func(*http.Request) content.Site { return content.Site{Handle: "main", URL: "https://example.com"} }
+		}
+		h, err := publicentries.New(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := webtest.Do(t, h, webtest.Request{Path: path, Header: header})
+		return w.Code, w.Header().Get("ETag"), w.Body.String()
+	}
+	for _, withSEO := range []bool{false, true} {
+		dir := contenttest.WriteSite(t, site)
+		code, first, body := get(dir, withSEO, nil)
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d %s", path, code, body)
+		}
+		if _, again, _ := get(dir, withSEO, nil); again != first {
+			t.Errorf("seo %v: another process serving the same site: ETag %s, first %s", withSEO, again, first)
+		}
+		other := contenttest.WriteSite(t, moved)
+		code, etag, otherBody := get(other, withSEO, http.Header{"If-None-Match": {first}})
+		if code == http.StatusNotModified {
+			t.Errorf("seo %v: the moved entry answered 304 to the old ETag %s (its url changed)", withSEO, first)
+		} else if !strings.Contains(otherBody, `"/news/one"`) || etag == first {
+			t.Errorf("seo %v: after the route change: ETag %s (first %s), body %s", withSEO, etag, first, otherBody)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"cms/content"
 	"cms/content/query"
@@ -105,31 +106,42 @@ var (
 )
 
 // seoJSON returns an entry's resolved SEO object on a site, encoded, and the ETag of the entry
-// response that carries it (the entry's ETag, fragETag, with the site's handle); cached like the
-// entry, for the same file hash and definitions (the SEO documents are under resources/).
+// response that carries it (the entry's ETag, fragETag, with the object's CRC-32C and the site's
+// handle, so an SEO document's change shows in every process); cached like the entry, for the
+// same file hash and definitions (the SEO documents are under resources/).
 func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.Site, fragETag string) ([]byte, string, error) {
 	key := entryKey{collection: c.Handle, slug: meta.Slug, site: site.Handle, seo: true}
 	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
 	if obj, etag, ok := a.entries.get(key, version); ok && isSiteETag(etag, fragETag, site.Handle) {
 		return obj, etag, nil
 	}
-	etag := fragETag[:len(fragETag)-1] + "-" + site.Handle + `"`
 	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
 		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
 	obj, err := json.Marshal(m.Object())
 	if err != nil {
 		return nil, "", err
 	}
+	etag := fragETag[:len(fragETag)-1] + "-" + crc36(obj) + "-" + site.Handle + `"`
 	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, obj, etag)
 	return obj, etag, nil
 }
 
-// isSiteETag reports whether etag is fragETag with "-"+handle before its closing quote, without
-// building that string.
+// isSiteETag reports whether etag is fragETag with "-"+checksum+"-"+handle before its closing
+// quote (as seoJSON builds it), without building that string.
 func isSiteETag(etag, fragETag, handle string) bool {
 	base := fragETag[:len(fragETag)-1]
-	return len(etag) == len(base)+len(handle)+2 && etag[:len(base)] == base && etag[len(base)] == '-' &&
-		etag[len(base)+1:len(etag)-1] == handle && etag[len(etag)-1] == '"'
+	tail := len(handle) + 2 // "-" + handle + `"`
+	if len(etag) <= len(base)+1+tail || etag[:len(base)] != base || etag[len(base)] != '-' {
+		return false
+	}
+	end := len(etag) - tail
+	return etag[end] == '-' && etag[end+1:len(etag)-1] == handle && etag[len(etag)-1] == '"' &&
+		!strings.Contains(etag[len(base)+1:end], "-")
+}
+
+// crc36 is the CRC-32C of b in base 36: a cheap checksum of an encoded response part for ETags.
+func crc36(b []byte) string {
+	return strconv.FormatUint(uint64(crc32.Checksum(b, castagnoli)), 36)
 }
 
 // entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
@@ -156,8 +168,11 @@ func (a *api) entryJSON(c *content.Collection, meta *content.Entry, st content.S
 	if err != nil {
 		return nil, "", err
 	}
-	// The ETag derives from what the response depends on, so it costs no hashing of the body.
-	etag := `"` + shortHash(e.Hash) + "-" + strconv.FormatUint(defs, 36) + base + `"`
+	// The ETag is the file's hash and the encoding's CRC-32C (computed once, on this miss): the
+	// same in every process serving the same files, and another whenever the definitions (a
+	// route, the site's base path or slash policy) change what is encoded. A process-local
+	// counter here could tag a changed url alike after a restart.
+	etag := `"` + shortHash(e.Hash) + "-" + crc36(frag) + `"`
 	a.entries.put(key, len(key.collection)+len(key.slug), entryVersion(e.Hash, defs), frag, etag)
 	return frag, etag, nil
 }
