@@ -108,6 +108,9 @@ func Run(ctx context.Context, h http.Handler, targets []Target, concurrency int,
 				t := targets[i]
 				status, state := one(ctx, h, t)
 				switch {
+				case status >= 300 && status < 400:
+					// An authored redirect moves this page (the starter's /home): there is
+					// nothing to store and nothing failed; it counts as not stored.
 				case status != http.StatusOK:
 					mu.Lock()
 					failures = append(failures, fmt.Sprintf("%s%s: %d", t.Host, t.Path, status))
