@@ -1,9 +1,9 @@
 package search
 
 import (
+	"cms/content/internal/bindec"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"slices"
 	"unicode/utf8"
 )
@@ -101,13 +101,13 @@ var errCorrupt = errors.New("search index is corrupt")
 // count larger than the data, ids out of order or range, a duplicate key or term) is an error,
 // never a partly read index.
 func Decode(raw string) (*Index, error) {
-	d := decoder{s: raw}
+	d := decoder{bindec.Decoder{S: raw, Corrupt: errCorrupt}}
 	ix := New()
-	nt := d.count(3)
-	total := d.count(2)
-	nd := d.count(6)
-	if d.err != nil {
-		return nil, d.err
+	nt := d.Count(3)
+	total := d.Count(2)
+	nd := d.Count(6)
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	// One arena each; every slice is capped at its length, so an append after decoding copies
 	// rather than runs into its neighbour.
@@ -117,30 +117,30 @@ func Decode(raw string) (*Index, error) {
 	ix.docs = make([]doc, nd)
 	used := 0
 	for i := range nd {
-		key, tag := d.str(), d.str()
-		lenT, lenB := d.uvarint(), d.uvarint()
-		pub := d.byte()
-		k := d.count(1)
-		if d.err != nil {
-			return nil, d.err
+		key, tag := d.Str(), d.Str()
+		lenT, lenB := d.Uvarint(), d.Uvarint()
+		pub := d.Byte()
+		k := d.Count(1)
+		if d.Err != nil {
+			return nil, d.Err
 		}
 		if key == "" || lenT > 1<<31 || lenB > 1<<31 || pub > 1 || used+k > total {
-			return nil, d.fail("bad document")
+			return nil, d.Fail("bad document")
 		}
 		if _, dup := ix.ids[key]; dup {
-			return nil, d.fail("duplicate document")
+			return nil, d.Fail("duplicate document")
 		}
 		terms := termArena[used : used+k : used+k]
 		used += k
 		prev := uint64(0)
 		for j := range terms {
-			delta := d.uvarint()
+			delta := d.Uvarint()
 			t := prev + delta
-			if d.err != nil {
-				return nil, d.err
+			if d.Err != nil {
+				return nil, d.Err
 			}
 			if (j > 0 && delta == 0) || t >= uint64(nt) {
-				return nil, d.fail("bad term id")
+				return nil, d.Fail("bad term id")
 			}
 			terms[j] = uint32(t)
 			prev = t
@@ -151,34 +151,34 @@ func Decode(raw string) (*Index, error) {
 		ix.sumB += int64(lenB)
 	}
 	if used != total {
-		return nil, d.fail("documents' terms differ from the posting count")
+		return nil, d.Fail("documents' terms differ from the posting count")
 	}
 	ix.n = nd
 	ix.terms = make([]term, 0, nt)
 	used = 0
 	for i := range nt {
-		text := d.str()
-		np := d.count(2)
-		if d.err != nil {
-			return nil, d.err
+		text := d.Str()
+		np := d.Count(2)
+		if d.Err != nil {
+			return nil, d.Err
 		}
 		if text == "" || len(text) > MaxTokenLen*4 || !utf8.ValidString(text) {
-			return nil, d.fail("bad term")
+			return nil, d.Fail("bad term")
 		}
 		if _, dup := ix.dict[text]; dup || np == 0 || used+np > total {
-			return nil, d.fail("duplicate or empty term, or more postings than counted")
+			return nil, d.Fail("duplicate or empty term, or more postings than counted")
 		}
 		t := term{text: text, ids: idArena[used : used+np : used+np], tf: tfArena[used : used+np : used+np]}
 		used += np
 		prev := uint64(0)
 		for j := range np {
-			delta, tf := d.uvarint(), d.uvarint()
+			delta, tf := d.Uvarint(), d.Uvarint()
 			id := prev + delta
-			if d.err != nil {
-				return nil, d.err
+			if d.Err != nil {
+				return nil, d.Err
 			}
 			if (j > 0 && delta == 0) || id >= uint64(nd) || tf > 0xffff {
-				return nil, d.fail("bad posting")
+				return nil, d.Fail("bad posting")
 			}
 			t.ids[j], t.tf[j] = uint32(id), uint16(tf)
 			prev = id
@@ -187,83 +187,12 @@ func Decode(raw string) (*Index, error) {
 		ix.terms = append(ix.terms, t)
 	}
 	if used != total {
-		return nil, d.fail("postings differ from their count")
+		return nil, d.Fail("postings differ from their count")
 	}
-	if d.err == nil && d.off != len(d.s) {
-		return nil, d.fail("trailing bytes")
+	if d.Err == nil && d.Off != len(d.S) {
+		return nil, d.Fail("trailing bytes")
 	}
-	return ix, d.err
+	return ix, d.Err
 }
 
-type decoder struct {
-	s   string
-	off int
-	err error
-}
-
-func (d *decoder) fail(what string) error {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s at byte %d", errCorrupt, what, d.off)
-	}
-	return d.err
-}
-
-func (d *decoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	var v uint64
-	for shift := uint(0); shift < 64; shift += 7 {
-		if d.off >= len(d.s) {
-			d.fail("truncated number")
-			return 0
-		}
-		c := d.s[d.off]
-		d.off++
-		if c < 0x80 {
-			if shift == 63 && c > 1 {
-				break
-			}
-			return v | uint64(c)<<shift
-		}
-		v |= uint64(c&0x7f) << shift
-	}
-	d.fail("number overflows")
-	return 0
-}
-
-func (d *decoder) byte() byte {
-	if d.err != nil {
-		return 0
-	}
-	if d.off >= len(d.s) {
-		d.fail("truncated")
-		return 0
-	}
-	d.off++
-	return d.s[d.off-1]
-}
-
-// count reads a count of elements of at least min bytes each, refusing one the data cannot hold.
-func (d *decoder) count(min int) int {
-	n := d.uvarint()
-	if d.err == nil && n > uint64((len(d.s)-d.off)/min) {
-		d.fail("count larger than the data")
-		return 0
-	}
-	return int(n)
-}
-
-func (d *decoder) str() string {
-	n := d.uvarint()
-	if d.err != nil {
-		return ""
-	}
-	if n > uint64(len(d.s)-d.off) {
-		d.fail("truncated string")
-		return ""
-	}
-	s := d.s[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
-}
+type decoder struct{ bindec.Decoder }

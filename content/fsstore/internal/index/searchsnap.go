@@ -13,6 +13,7 @@ package index
 // version or checksum is ignored (the index is built from the files).
 
 import (
+	"cms/content/internal/bindec"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -121,21 +122,21 @@ func decodeSearchSnapshot(raw []byte) (map[string]string, error) {
 	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(raw[12:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
-	d := snapDecoder{s: unsafe.String(unsafe.SliceData(payload), len(payload))}
-	n := d.count(2)
+	d := snapDecoder{bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
+	n := d.Count(2)
 	out := make(map[string]string, n)
 	for range n {
-		h, sec := d.str(), d.str()
-		if d.err != nil {
-			return nil, d.err
+		h, sec := d.Str(), d.Str()
+		if d.Err != nil {
+			return nil, d.Err
 		}
 		out[h] = sec
 	}
-	if d.err == nil && d.off != len(d.s) {
-		d.fail("trailing bytes")
+	if d.Err == nil && d.Off != len(d.S) {
+		d.Fail("trailing bytes")
 	}
-	if d.err != nil {
-		return nil, d.err
+	if d.Err != nil {
+		return nil, d.Err
 	}
 	return out, nil
 }

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cms/content/internal/bindec"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -192,7 +193,7 @@ func decodeSnapshot(raw []byte) (uint64, []snapColl, error) {
 	}
 	// The strings of the index alias raw instead of copying it (a copy showed in cold-start
 	// profiles): raw comes from one file read and is never written again.
-	d := snapDecoder{s: unsafe.String(unsafe.SliceData(payload), len(payload))}
+	d := snapDecoder{bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
 	colls, err := d.collections()
 	if err != nil {
 		return 0, nil, err
@@ -200,87 +201,16 @@ func decodeSnapshot(raw []byte) (uint64, []snapColl, error) {
 	return gen, colls, nil
 }
 
-type snapDecoder struct {
-	s   string
-	off int
-	err error
-}
-
-func (d *snapDecoder) fail(what string) {
-	if d.err == nil {
-		d.err = fmt.Errorf("%w: %s at byte %d", errCorrupt, what, d.off)
-	}
-}
-
-func (d *snapDecoder) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	var v uint64
-	var shift uint
-	for i := 0; i < binary.MaxVarintLen64; i++ {
-		if d.off >= len(d.s) {
-			d.fail("truncated number")
-			return 0
-		}
-		b := d.s[d.off]
-		d.off++
-		if b < 0x80 {
-			if i == binary.MaxVarintLen64-1 && b > 1 {
-				d.fail("number overflows")
-				return 0
-			}
-			return v | uint64(b)<<shift
-		}
-		v |= uint64(b&0x7f) << shift
-		shift += 7
-	}
-	d.fail("number overflows")
-	return 0
-}
-
-func (d *snapDecoder) varint() int64 {
-	u := d.uvarint()
-	x := int64(u >> 1)
-	if u&1 != 0 {
-		x = ^x
-	}
-	return x
-}
-
-// count reads an element count and checks it against the bytes left (each element takes at
-// least min bytes), so a corrupt count cannot trigger a huge allocation.
-func (d *snapDecoder) count(min int) int {
-	n := d.uvarint()
-	if d.err == nil && n > uint64((len(d.s)-d.off)/min) {
-		d.fail("count larger than the data")
-		return 0
-	}
-	return int(n)
-}
-
-func (d *snapDecoder) str() string {
-	n := d.uvarint()
-	if d.err != nil {
-		return ""
-	}
-	if n > uint64(len(d.s)-d.off) {
-		d.fail("truncated string")
-		return ""
-	}
-	s := d.s[d.off : d.off+int(n)]
-	d.off += int(n)
-	return s
-}
+type snapDecoder struct{ bindec.Decoder }
 
 func (d *snapDecoder) collections() ([]snapColl, error) {
-	n := d.count(4)
+	n := d.Count(4)
 	colls := make([]snapColl, 0, n)
 	for range n {
-		c := snapColl{handle: d.str(), dirMtime: d.varint(), order: d.str()}
-		m := d.count(9)
-		if d.err != nil {
-			return nil, d.err
+		c := snapColl{handle: d.Str(), dirMtime: d.Varint(), order: d.Str()}
+		m := d.Count(9)
+		if d.Err != nil {
+			return nil, d.Err
 		}
 		// One allocation each for the collection's entries and index records.
 		ents := make([]content.Entry, m)
@@ -289,52 +219,52 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 		for i := range m {
 			e := &ents[i]
 			e.Collection = c.handle
-			e.Slug, e.Title, e.Status, e.Author = d.str(), d.str(), intern(d.str()), d.str()
-			e.CreatedAt, e.UpdatedAt, e.Hash = d.str(), d.str(), d.str()
-			items[i].mtime.Store(d.varint())
-			items[i].size = int64(d.uvarint())
-			items[i].raw = d.str()
+			e.Slug, e.Title, e.Status, e.Author = d.Str(), d.Str(), intern(d.Str()), d.Str()
+			e.CreatedAt, e.UpdatedAt, e.Hash = d.Str(), d.Str(), d.Str()
+			items[i].mtime.Store(d.Varint())
+			items[i].size = int64(d.Uvarint())
+			items[i].raw = d.Str()
 			if items[i].raw == "" {
-				d.fail("missing entry data")
+				d.Fail("missing entry data")
 			}
-			if d.err != nil {
-				return nil, d.err
+			if d.Err != nil {
+				return nil, d.Err
 			}
 			if !content.ValidHandle(e.Slug) {
-				d.fail("invalid slug")
-				return nil, d.err
+				d.Fail("invalid slug")
+				return nil, d.Err
 			}
 			items[i].e = e
 			c.items[i] = &items[i]
 		}
 		if !content.ValidHandle(c.handle) {
-			d.fail("invalid collection handle")
+			d.Fail("invalid collection handle")
 		}
 		colls = append(colls, c)
 	}
-	if d.err == nil && d.off != len(d.s) {
-		d.fail("trailing bytes")
+	if d.Err == nil && d.Off != len(d.S) {
+		d.Fail("trailing bytes")
 	}
-	return colls, d.err
+	return colls, d.Err
 }
 
 // decodeData decodes the data map of one entry, stored by encodeSnapshot.
 func decodeData(raw string) (*content.Map, error) {
-	d := snapDecoder{s: raw}
+	d := snapDecoder{bindec.Decoder{S: raw, Corrupt: errCorrupt}}
 	m := d.mapValue(0)
-	if d.err == nil && d.off != len(d.s) {
-		d.fail("trailing bytes after the data")
+	if d.Err == nil && d.Off != len(d.S) {
+		d.Fail("trailing bytes after the data")
 	}
-	return m, d.err
+	return m, d.Err
 }
 
 func (d *snapDecoder) mapValue(depth int) *content.Map {
-	n := d.count(2)
+	n := d.Count(2)
 	m := content.NewMap(n)
 	for range n {
-		k := d.str()
+		k := d.Str()
 		v := d.value(depth + 1)
-		if d.err != nil {
+		if d.Err != nil {
 			return m
 		}
 		m.Set(k, v) // a duplicate key (never written) keeps its first position
@@ -344,18 +274,18 @@ func (d *snapDecoder) mapValue(depth int) *content.Map {
 
 func (d *snapDecoder) value(depth int) any {
 	if depth > maxValueDepth {
-		d.fail("values nested too deeply")
+		d.Fail("values nested too deeply")
 		return nil
 	}
-	if d.err != nil {
+	if d.Err != nil {
 		return nil
 	}
-	if d.off >= len(d.s) {
-		d.fail("truncated value")
+	if d.Off >= len(d.S) {
+		d.Fail("truncated value")
 		return nil
 	}
-	tag := d.s[d.off]
-	d.off++
+	tag := d.S[d.Off]
+	d.Off++
 	switch tag {
 	case tagNil:
 		return nil
@@ -364,22 +294,22 @@ func (d *snapDecoder) value(depth int) any {
 	case tagTrue:
 		return true
 	case tagInt:
-		return d.varint()
+		return d.Varint()
 	case tagFloat:
-		if len(d.s)-d.off < 8 {
-			d.fail("truncated float")
+		if len(d.S)-d.Off < 8 {
+			d.Fail("truncated float")
 			return nil
 		}
 		var bits uint64
 		for i := 7; i >= 0; i-- {
-			bits = bits<<8 | uint64(d.s[d.off+i])
+			bits = bits<<8 | uint64(d.S[d.Off+i])
 		}
-		d.off += 8
+		d.Off += 8
 		return math.Float64frombits(bits)
 	case tagString:
-		return d.str()
+		return d.Str()
 	case tagList:
-		n := d.count(1)
+		n := d.Count(1)
 		l := make([]any, n)
 		for i := range l {
 			l[i] = d.value(depth + 1)
@@ -388,7 +318,7 @@ func (d *snapDecoder) value(depth int) any {
 	case tagMap:
 		return d.mapValue(depth)
 	}
-	d.fail(fmt.Sprintf("unknown value tag %d", tag))
+	d.Fail(fmt.Sprintf("unknown value tag %d", tag))
 	return nil
 }
 
