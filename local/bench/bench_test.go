@@ -131,6 +131,21 @@ func TestTrivialHandler(t *testing.T) {
 	if rec.Code != 200 || !bytes.Equal(rec.Body.Bytes(), body) || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Errorf("status %d, content type %q, %d bytes", rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len())
 	}
+	// /sized/{n}: the same with a body of exactly n bytes.
+	for _, n := range []int{10, 6144, 70000} {
+		rec := httptest.NewRecorder()
+		trivialHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/sized/"+strconv.Itoa(n), nil))
+		if rec.Code != 200 || rec.Body.Len() != n || !json.Valid(rec.Body.Bytes()) || rec.Header().Get("Content-Length") != strconv.Itoa(n) {
+			t.Errorf("/sized/%d: status %d, %d bytes, valid %v", n, rec.Code, rec.Body.Len(), json.Valid(rec.Body.Bytes()))
+		}
+	}
+	for _, p := range []string{"/sized/9", "/sized/x", "/sized/2000000"} {
+		rec := httptest.NewRecorder()
+		trivialHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, p, nil))
+		if rec.Code != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", p, rec.Code)
+		}
+	}
 }
 
 const wrkSample = `Running 5s test @ http://127.0.0.1:8080/
@@ -218,6 +233,7 @@ func TestReport(t *testing.T) {
 		Load: &loadReport{Site: 10, Conns: 2, Rows: []*loadRow{
 			{Scenario: "trivial (first)", RPS: 1000, ServerCPUus: 10},
 			{Scenario: "entry", RPS: 400, ServerCPUus: 20},
+			{Scenario: trivialSizedName, RPS: 800, ServerCPUus: 12},
 			{Scenario: "list", RPS: 400, ServerCPUus: 30},
 			{Scenario: "graphql-list", RPS: 100, ServerCPUus: 30},
 			{Scenario: "form-submit", Verdict: "SKIP", Note: "404"},
@@ -242,7 +258,10 @@ func TestReport(t *testing.T) {
 	if r := rep.Load.Rows[1]; r.Ratio != 0.4 || r.CPURatio != 0.5 {
 		t.Errorf("entry ratio %v, cpu ratio %v", r.Ratio, r.CPURatio)
 	}
-	if r := rep.Load.Rows[3]; r.RatioREST != 0.25 {
+	if r := rep.Load.Rows[1]; !strings.Contains(r.Note, "0.50 x the trivial handler sending as many bytes (0.80 x trivial)") {
+		t.Errorf("entry note %q", r.Note)
+	}
+	if r := rep.Load.Rows[4]; r.RatioREST != 0.25 {
 		t.Errorf("graphql ratio to REST %v", r.RatioREST)
 	}
 	// Issue 18: a first start within 100 ms / 1 s, one from the snapshot within 30 / 150 ms.
@@ -261,14 +280,14 @@ func TestReport(t *testing.T) {
 	}
 	text, _ := os.ReadFile(md)
 	for _, s := range []string{"## Start-up to ready and memory", "## Load on the 10-entry site", "| entry ", "## Summary",
-		"| generator ", "| peak RSS MiB ", "| list-uncached 100k  | go ", "| 300 ", "| 900 (since start) ", "| trivial (last)      | wrk "} {
+		"| generator ", "| peak RSS MiB ", "| list-uncached 100k    | go ", "| 300 ", "| 900 (since start) ", "| trivial (last)        | wrk ", "| trivial (entry-sized) "} {
 		if !bytes.Contains(text, []byte(s)) {
 			t.Errorf("markdown report lacks %q", s)
 		}
 	}
 	raw, _ := os.ReadFile(js)
 	var back report
-	if err := json.Unmarshal(raw, &back); err != nil || len(back.Load.Rows) != 9 || back.Load.Rows[6].PeakMiB != 300 || back.Load.Rows[6].Generator != "go" {
+	if err := json.Unmarshal(raw, &back); err != nil || len(back.Load.Rows) != 10 || back.Load.Rows[7].PeakMiB != 300 || back.Load.Rows[7].Generator != "go" {
 		t.Errorf("json report: %v", err)
 	}
 }

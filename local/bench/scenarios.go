@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -114,6 +115,9 @@ func (b *bench) loadRuns(ctx context.Context) error {
 	s.measure(ctx, s.trivial("trivial (first)"))
 	if want("entry") {
 		s.measure(ctx, s.entry())
+		if n := s.entryBodyBytes(); n > 0 {
+			s.measure(ctx, s.trivialSized(n))
+		}
 	}
 	if want("page") {
 		s.measure(ctx, s.page())
@@ -341,6 +345,27 @@ func fromLoad(r *load.Result) measured {
 func (s *session) trivial(name string) scenario {
 	return scenario{name: name, request: "GET / (fixed 1.5 KB JSON)", base: s.triv, method: http.MethodGet,
 		path: func(int, uint64) string { return "/" }, fixedPaths: []string{"/"}}
+}
+
+// trivialSizedName is the row of the trivial handler sending an entry's size.
+const trivialSizedName = "trivial (entry-sized)"
+
+// trivialSized is the trivial handler with a body of n bytes: the most a handler sending an
+// entry's bytes through net/http can reach, next to which the entry row's cost is its own.
+func (s *session) trivialSized(n int) scenario {
+	p := "/sized/" + strconv.Itoa(n)
+	return scenario{name: trivialSizedName, request: fmt.Sprintf("GET %s (a fixed %d-byte JSON body, the entries' mean size)", p, n),
+		base: s.triv, method: http.MethodGet, path: func(int, uint64) string { return p }, fixedPaths: []string{p}}
+}
+
+// entryBodyBytes is the mean body size of the entry scenario's first pass, 0 when unknown.
+func (s *session) entryBodyBytes() int {
+	for _, r := range s.b.rep.Load.Rows {
+		if r.Scenario == "entry (first pass)" && r.BodyBytes > 0 {
+			return int(r.BodyBytes)
+		}
+	}
+	return 0
 }
 
 // workerRand gives each worker its own deterministic generator.
@@ -650,9 +675,11 @@ func (s *session) judge() {
 		"graphql-list": fmt.Sprintf(">= %.1f x REST list", targetGraphQL),
 	}
 	lr := s.b.rep.Load
-	var first, last, rest, uncached *loadRow
+	var first, last, rest, uncached, sized *loadRow
 	for _, r := range lr.Rows {
 		switch r.Scenario {
+		case trivialSizedName:
+			sized = r
 		case "list-uncached":
 			uncached = r
 		case "trivial (first)":
@@ -701,6 +728,10 @@ func (s *session) judge() {
 		switch r.Scenario {
 		case "entry":
 			r.verdict(r.Ratio, targetEntry, "trivial")
+			if sized != nil && sized.RPS > 0 && r.RPS > 0 {
+				r.Note = strings.TrimSpace(r.Note + fmt.Sprintf(" %.2f x the trivial handler sending as many bytes (%.2f x trivial), %.0f vs %.0f us CPU",
+					r.RPS/sized.RPS, sized.RPS/lr.TrivialRPS, r.ServerCPUus, sized.ServerCPUus))
+			}
 		case "page":
 			r.verdict(r.Ratio, targetPage, "trivial")
 		case "list":
