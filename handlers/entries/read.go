@@ -3,7 +3,6 @@ package entries
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -281,19 +280,22 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	writeData(w, http.StatusOK, body)
+	writeData(w, r, http.StatusOK, body)
 	return nil
 }
 
 // writeData writes {"data":<body>} where body is already encoded JSON, in pieces rather than
 // copying a cached body into a new buffer.
-func writeData(w http.ResponseWriter, status int, body []byte) {
+func writeData(w http.ResponseWriter, r *http.Request, status int, body []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Length", strconv.Itoa(len(body)+len(`{"data":}`)))
-	w.WriteHeader(status)
-	_, _ = io.WriteString(w, `{"data":`)
-	_, _ = w.Write(body)
-	_, _ = io.WriteString(w, "}")
+	_ = web.SendBody(w, r, status, dataOpen, body, dataClose) // an error: the client went away
 }
+
+// The envelope around a cached entry's encoding.
+var (
+	dataOpen  = []byte(`{"data":`)
+	dataClose = []byte(`}`)
+)

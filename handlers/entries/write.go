@@ -101,7 +101,7 @@ func (a *api) create(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.Header().Set("Location", "/api/entries/"+c.Handle+"/"+saved.Slug)
 	w.Header().Set("ETag", `"`+hash+`"`)
-	writeData(w, http.StatusCreated, body)
+	writeData(w, r, http.StatusCreated, body)
 	return nil
 }
 
@@ -185,7 +185,7 @@ func (a *api) update(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("ETag", `"`+newHash+`"`)
-	writeData(w, http.StatusOK, body)
+	writeData(w, r, http.StatusOK, body)
 	return nil
 }
 

@@ -160,10 +160,7 @@ func (h *wrapper) serve(w http.ResponseWriter, r *http.Request, p *pagecache.Pag
 		}
 	}
 	hd.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		_, _ = w.Write(body)
-	}
+	_ = web.SendBody(w, r, http.StatusOK, body) // an error: the client went away
 }
 
 func trimWeak(tag string) string {

@@ -464,14 +464,6 @@ func (a *api) write(w http.ResponseWriter, r *http.Request, etag string, parts .
 	vals[2] = strconv.Itoa(n)
 	h["Content-Length"] = vals[2:3:3]
 	h["Content-Type"] = vals[3:4:4]
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodHead {
-		return nil
-	}
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			return nil // the client went away; nothing more to say
-		}
-	}
+	_ = web.SendBody(w, r, http.StatusOK, parts...) // an error: the client went away
 	return nil
 }

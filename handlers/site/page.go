@@ -353,10 +353,7 @@ func (q *request) sendTagged(status int, contentType, cacheControl string, body 
 	}
 	h.Set("Content-Type", contentType)
 	h.Set("Content-Length", itoa(len(body)))
-	q.w.WriteHeader(status)
-	if q.r.Method != http.MethodHead {
-		_, _ = q.w.Write(body)
-	}
+	_ = web.SendBody(q.w, q.r, status, body) // an error: the client went away
 }
 
 // noneMatchEither reports whether If-None-Match names either ETag.

@@ -184,28 +184,14 @@ func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, l
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	// What a slow client holds is bounded: headers by ReadHeaderTimeout, a small body by
-	// lim.BodyTimeout (web.ReadBody), any body by ReadTimeout, an idle connection by IdleTimeout,
-	// and the number of its connections by LimitListener.
-	srv := &http.Server{
-		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      120 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext: func(net.Listener) context.Context {
-			return web.WithBodyReadTimeout(context.WithoutCancel(ctx), lim.BodyTimeout)
-		},
-	}
+	srv := newServer(ctx, h, log, lim)
 	if ready != nil {
 		ready(ln.Addr())
 	}
 	errc := make(chan error, 1)
 	// Serve rather than ListenAndServe: the listener is already bound, so ":0" works and the
 	// address is known before the first request.
-	go func() { errc <- srv.Serve(LimitListener(ln, lim, log)) }()
+	go func() { errc <- srv.Serve(listener(ln, lim, log)) }()
 	select {
 	case err := <-errc:
 		return err
@@ -220,4 +206,36 @@ func Local(ctx context.Context, addr string, h http.Handler, log *slog.Logger, l
 		}
 		return nil
 	}
+}
+
+// newServer is Local's server for h.
+func newServer(ctx context.Context, h http.Handler, log *slog.Logger, lim Limits) *http.Server {
+	// What a slow client holds is bounded: headers by ReadHeaderTimeout, a small body by
+	// lim.BodyTimeout (web.ReadBody), any body by ReadTimeout, an idle connection by IdleTimeout,
+	// and the number of its connections by LimitListener.
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      120 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context {
+			return web.WithBodyReadTimeout(context.WithoutCancel(ctx), lim.BodyTimeout)
+		},
+		// Each connection can send a whole response in one write (web.SendBody).
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
+			if bc, ok := c.(*batchConn); ok {
+				return web.WithBatcher(ctx, bc)
+			}
+			return ctx
+		},
+	}
+}
+
+// listener is what Local serves on: ln within lim's connection caps, each connection able to
+// send a whole response in one write.
+func listener(ln net.Listener, lim Limits, log *slog.Logger) net.Listener {
+	return batchListener{LimitListener(ln, lim, log)}
 }

@@ -1,0 +1,126 @@
+package serve
+
+import (
+	"io"
+	"net"
+	"sync"
+)
+
+// maxHeld bounds what a batchConn holds before it writes anyway: a response of a known size
+// goes out in one system call up to this size, and a larger one in as few as it takes.
+const maxHeld = 64 << 10
+
+// batchConn lets a handler send a whole response in one write system call (web.SendBody).
+// net/http writes a response through a 4 KB buffer, so one of 6 KB leaves in two writes, and
+// on loopback or a fast link each write costs about as much as the bytes (a bare handler
+// sending 6 KB spends a quarter less CPU when its writes are joined). Between Hold and Release
+// the connection keeps what is written; Release writes it at once.
+//
+// Only the goroutine serving the connection's current request holds and releases, and it is
+// also the one writing the response (HTTP/1.x), so the held bytes need no lock for writes;
+// mu guards them against a Close or CloseWrite from elsewhere.
+type batchConn struct {
+	net.Conn
+	mu      sync.Mutex
+	holding bool
+	held    []byte
+}
+
+// Hold starts keeping writes.
+func (c *batchConn) Hold() {
+	c.mu.Lock()
+	c.holding = true
+	c.mu.Unlock()
+}
+
+// Release writes what was kept, in one write, and stops keeping writes.
+func (c *batchConn) Release() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.holding = false
+	return c.flushLocked()
+}
+
+func (c *batchConn) flushLocked() error {
+	if len(c.held) == 0 {
+		return nil
+	}
+	_, err := c.Conn.Write(c.held)
+	if cap(c.held) > maxHeld {
+		c.held = nil // a rare large response does not keep its buffer for the connection's life
+	} else {
+		c.held = c.held[:0]
+	}
+	return err
+}
+
+func (c *batchConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.holding {
+		if len(c.held) > 0 { // cannot happen after Release; kept for order all the same
+			if err := c.flushLocked(); err != nil {
+				return 0, err
+			}
+		}
+		return c.Conn.Write(p)
+	}
+	if len(c.held)+len(p) > maxHeld {
+		bufs := net.Buffers{c.held, p}
+		n, err := bufs.WriteTo(c.Conn)
+		written := int(n) - len(c.held)
+		c.held = c.held[:0]
+		if err != nil {
+			return max(written, 0), err
+		}
+		return len(p), nil
+	}
+	c.held = append(c.held, p...)
+	return len(p), nil
+}
+
+// Close and CloseWrite send what is held first: nothing written is dropped.
+func (c *batchConn) Close() error {
+	c.mu.Lock()
+	c.holding = false
+	_ = c.flushLocked()
+	c.mu.Unlock()
+	return c.Conn.Close()
+}
+
+func (c *batchConn) CloseWrite() error {
+	c.mu.Lock()
+	c.holding = false
+	err := c.flushLocked()
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
+// ReadFrom keeps sendfile for file bodies (net/http asks its connection for io.ReaderFrom),
+// after what is held.
+func (c *batchConn) ReadFrom(r io.Reader) (int64, error) {
+	c.mu.Lock()
+	err := c.flushLocked()
+	c.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	return io.Copy(c.Conn, r)
+}
+
+// batchListener wraps every accepted connection in a batchConn.
+type batchListener struct{ net.Listener }
+
+func (l batchListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	return &batchConn{Conn: c}, nil
+}
