@@ -10,7 +10,7 @@ import (
 
 // fakeBatcher records how SendBody used it.
 type fakeBatcher struct {
-	holds, releases int
+	holds, releases  int
 	flushedAtRelease bool
 	rec              *httptest.ResponseRecorder
 }
