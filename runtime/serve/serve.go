@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -31,14 +32,15 @@ func Stack(h http.Handler, log *slog.Logger) http.Handler {
 		st := &state{recorder: recorder{ResponseWriter: w}}
 		info, rec := &st.info, &st.recorder
 		info.ID = ids.id(r)
-		// Canonical keys set directly, each value a capped slice of one array: an Add appends
-		// to a copy, never into the neighbour.
-		vals := [4]string{info.ID, "nosniff", "DENY", "strict-origin-when-cross-origin"}
+		// Canonical keys set directly, each value a capped slice: an Add appends to a copy.
+		// X-Frame-Options and Referrer-Policy concern documents only, so they are added when
+		// the response turns out not to be JSON (recorder.documentHeaders): an API response
+		// keeps to eight headers, which a map holds without growing (twice: net/http copies
+		// the headers when they are written).
 		hdr := w.Header()
-		hdr["X-Request-Id"] = vals[0:1:1]
-		hdr["X-Content-Type-Options"] = vals[1:2:2]
-		hdr["X-Frame-Options"] = vals[2:3:3]
-		hdr["Referrer-Policy"] = vals[3:4:4]
+		st.id[0] = info.ID
+		hdr["X-Request-Id"] = st.id[:1:1]
+		hdr["X-Content-Type-Options"] = nosniff
 		r = r.WithContext(web.WithInfo(r.Context(), info))
 		defer func() {
 			if p := recover(); p != nil {
@@ -99,6 +101,7 @@ func Stack(h http.Handler, log *slog.Logger) http.Handler {
 type state struct {
 	recorder recorder
 	info     web.RequestInfo
+	id       [1]string // the X-Request-Id header's value
 }
 
 // ids makes request IDs: a random prefix per Stack (so IDs of different processes, such as
@@ -149,9 +152,17 @@ type recorder struct {
 	wrote  bool
 }
 
+// Shared header values, capped so that an Add appends to a copy.
+var (
+	nosniff        = []string{"nosniff"}[:1:1]
+	frameDeny      = []string{"DENY"}[:1:1]
+	referrerPolicy = []string{"strict-origin-when-cross-origin"}[:1:1]
+)
+
 func (r *recorder) WriteHeader(code int) {
 	if !r.wrote {
 		r.status, r.wrote = code, true
+		r.documentHeaders()
 	}
 	r.ResponseWriter.WriteHeader(code)
 }
@@ -159,6 +170,7 @@ func (r *recorder) WriteHeader(code int) {
 func (r *recorder) Write(b []byte) (int, error) {
 	if !r.wrote {
 		r.status, r.wrote = http.StatusOK, true
+		r.documentHeaders()
 	}
 	return r.ResponseWriter.Write(b)
 }
@@ -167,8 +179,34 @@ func (r *recorder) Write(b []byte) (int, error) {
 func (r *recorder) WriteString(s string) (int, error) {
 	if !r.wrote {
 		r.status, r.wrote = http.StatusOK, true
+		r.documentHeaders()
 	}
 	return io.WriteString(r.ResponseWriter, s)
+}
+
+// documentHeaders adds X-Frame-Options: DENY and Referrer-Policy:
+// strict-origin-when-cross-origin, unless the handler set its own, to every response that is
+// not JSON (pages, files, errors of unknown type): what a browser could render as a document.
+func (r *recorder) documentHeaders() {
+	h := r.ResponseWriter.Header()
+	if ct := h["Content-Type"]; len(ct) > 0 && isJSON(ct[0]) {
+		return
+	}
+	if _, ok := h["X-Frame-Options"]; !ok {
+		h["X-Frame-Options"] = frameDeny
+	}
+	if _, ok := h["Referrer-Policy"]; !ok {
+		h["Referrer-Policy"] = referrerPolicy
+	}
+}
+
+// isJSON reports whether a Content-Type is JSON (application/json, or a +json type).
+func isJSON(ct string) bool {
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = ct[:i]
+	}
+	ct = strings.TrimSpace(ct)
+	return strings.EqualFold(ct, "application/json") || len(ct) > 5 && strings.EqualFold(ct[len(ct)-5:], "+json")
 }
 
 // Unwrap lets http.ResponseController reach the underlying writer (flush, deadlines).

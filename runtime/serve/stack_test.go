@@ -19,7 +19,7 @@ func TestStackHeadersIDsAndAccessLine(t *testing.T) {
 	t.Parallel()
 	var logBuf bytes.Buffer
 	h := serve.Stack(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Add("X-Frame-Options", "SAMEORIGIN") // an Add must not disturb the other headers
+		w.Header().Add("X-Frame-Options", "SAMEORIGIN") // the handler's own value stays alone
 		_, _ = w.Write([]byte("ok"))
 	}), slog.New(slog.NewJSONHandler(&logBuf, nil)))
 	seen := map[string]bool{}
@@ -34,7 +34,7 @@ func TestStackHeadersIDsAndAccessLine(t *testing.T) {
 		seen[id] = true
 		hd := w.Header()
 		if hd.Get("X-Content-Type-Options") != "nosniff" || hd.Get("Referrer-Policy") != "strict-origin-when-cross-origin" ||
-			strings.Join(hd.Values("X-Frame-Options"), ",") != "DENY,SAMEORIGIN" {
+			strings.Join(hd.Values("X-Frame-Options"), ",") != "SAMEORIGIN" {
 			t.Fatalf("headers = %v", hd)
 		}
 	}
@@ -99,5 +99,43 @@ func TestAccessLineWithoutCallerLookup(t *testing.T) {
 	if !strings.HasPrefix(line, "time=") || !strings.Contains(line, " level=INFO msg=request method=GET path=/x route=\"\" status=410 duration=") ||
 		!strings.Contains(line, " request_id="+w.Header().Get("X-Request-Id")+"\n") || strings.Count(line, "\n") != 1 {
 		t.Errorf("access line %q", line)
+	}
+}
+
+// A document (anything not JSON, and an error of unknown type) gets X-Frame-Options: DENY and
+// the referrer policy; a JSON response, which no browser renders as a page, gets neither and
+// keeps to the headers a map holds without growing.
+func TestStackDocumentHeaders(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		ctype    string
+		document bool
+	}{
+		{"text/html; charset=utf-8", true},
+		{"", true},
+		{"image/svg+xml", true},
+		{"application/json; charset=utf-8", false},
+		{"application/problem+json", false},
+		{"Application/JSON", false},
+	} {
+		for _, explicit := range []bool{false, true} {
+			h := serve.Stack(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if tc.ctype != "" {
+					w.Header().Set("Content-Type", tc.ctype)
+				}
+				if explicit {
+					w.WriteHeader(http.StatusTeapot)
+				}
+				_, _ = w.Write([]byte("{}"))
+			}), slog.New(slog.DiscardHandler))
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/x", nil))
+			hd := w.Header()
+			got := hd.Get("X-Frame-Options") == "DENY" && hd.Get("Referrer-Policy") == "strict-origin-when-cross-origin"
+			none := hd.Get("X-Frame-Options") == "" && hd.Get("Referrer-Policy") == ""
+			if tc.document && !got || !tc.document && !none || hd.Get("X-Content-Type-Options") != "nosniff" {
+				t.Errorf("%q (WriteHeader %v): headers %v", tc.ctype, explicit, hd)
+			}
+		}
 	}
 }
