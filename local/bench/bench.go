@@ -154,8 +154,15 @@ func (b *bench) buildCMS(ctx context.Context) error {
 // scenario measures the handler, not the limiter) and the chosen server log level.
 func (b *bench) siteConfig() string {
 	c := sitegen.DefaultConfig + "log:\n  level: " + b.o.serverLog + "\n"
+	var mem string
 	if b.o.soak > 0 && b.o.soakLimitMiB > 0 {
-		c += "memory:\n  limitMiB: " + strconv.Itoa(b.o.soakLimitMiB) + "\n"
+		mem += "  limitMiB: " + strconv.Itoa(b.o.soakLimitMiB) + "\n"
+	}
+	if b.o.cacheMiB > 0 {
+		mem += "  cacheMiB: " + strconv.Itoa(b.o.cacheMiB) + "\n"
+	}
+	if mem != "" {
+		c += "memory:\n" + mem
 	}
 	return c
 }

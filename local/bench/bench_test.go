@@ -520,6 +520,13 @@ func TestSoakOptions(t *testing.T) {
 	if b := (&bench{o: o}); !strings.Contains(b.siteConfig(), "memory:\n  limitMiB: 256\n") {
 		t.Errorf("site config without the limit:\n%s", b.siteConfig())
 	}
+	o, err = parseFlags([]string{"-cache-mib", "48", "-soak", "1m", "-soak-limit-mib", "200"}, io.Discard)
+	if b := (&bench{o: o}); err != nil || !strings.Contains(b.siteConfig(), "memory:\n  limitMiB: 200\n  cacheMiB: 48\n") {
+		t.Errorf("-cache-mib: %v, site config:\n%s", err, b.siteConfig())
+	}
+	if _, err := parseFlags([]string{"-cache-mib", "-1"}, io.Discard); err == nil {
+		t.Error("-cache-mib -1 accepted")
+	}
 	if _, err := parseFlags([]string{"-soak", "2h"}, io.Discard); err == nil {
 		t.Error("-soak 2h accepted")
 	}

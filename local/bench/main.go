@@ -71,6 +71,7 @@ type options struct {
 	profileDir   string
 	soak         time.Duration // > 0: run the soak (soak.go) instead of the benchmark
 	soakLimitMiB int           // memory.limitMiB of the soak's site; 0 = default settings
+	cacheMiB     int           // memory.cacheMiB of the generated sites; 0 = the default
 	args         []string
 }
 
@@ -97,6 +98,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.StringVar(&o.profileDir, "profile", "", "write a CPU profile of cms serve per load scenario into this folder (sets CMS_PPROF_ADDR)")
 	fs.DurationVar(&o.soak, "soak", 0, "instead of the benchmark, run a mixed load this long against cms on the -load-size site and fail if its peak RSS exceeds the budget (make soak)")
 	fs.IntVar(&o.soakLimitMiB, "soak-limit-mib", 0, "with -soak: memory.limitMiB of the site; the budget is then that plus 32 MiB, as a Lambda function's memory (default: default settings and issue 18's peak RSS target for the size)")
+	fs.IntVar(&o.cacheMiB, "cache-mib", 0, "memory.cacheMiB of the generated sites, to see what a cache budget costs or saves (0: the default; the peak RSS verdicts are for default settings)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -155,6 +157,9 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.soak < 0 || o.soak > time.Hour {
 		return o, fmt.Errorf("-soak must be 0..1h")
+	}
+	if o.cacheMiB < 0 {
+		return o, fmt.Errorf("-cache-mib: %d is negative", o.cacheMiB)
 	}
 	if o.soakLimitMiB < 0 {
 		return o, fmt.Errorf("-soak-limit-mib must not be negative")
