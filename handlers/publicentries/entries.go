@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 
 	"cms/content"
 	"cms/content/query"
@@ -77,6 +76,16 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	if a.SEO != nil {
+		body, etag, err := a.entryWithSEO(c, meta, r)
+		if err != nil {
+			if content.IsNotFound(err) {
+				return web.NotFound("Entry not found")
+			}
+			return err
+		}
+		return a.write(w, r, etag, body)
+	}
 	frag, etag, err := a.entryJSON(c, meta, a.requestSite(r))
 	if err != nil {
 		if content.IsNotFound(err) {
@@ -84,18 +93,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	if a.SEO == nil {
-		return a.write(w, r, etag, dataOpen, frag, dataClose)
-	}
-	// The seo member depends on the entry, the SEO documents (resources/, so the definitions
-	// generation in the ETag) and the request's site; its cache item carries the response's
-	// ETag, so a cached read builds no string.
-	obj, etag, err := a.seoJSON(c, meta, a.Site(r), etag)
-	if err != nil {
-		return err
-	}
-	// frag is an object: its members, then ,"seo":{...} before its closing brace.
-	return a.write(w, r, etag, dataOpen, frag[:len(frag)-1], seoOpen, obj, seoClose)
+	return a.write(w, r, etag, dataOpen, frag, dataClose)
 }
 
 // Constant pieces of a single entry's response, written around the cached fragments.
@@ -106,15 +104,22 @@ var (
 	seoClose  = []byte(`}}`)
 )
 
-// seoJSON returns an entry's resolved SEO object on a site, encoded, and the ETag of the entry
-// response that carries it (the entry's ETag, fragETag, with the object's CRC-32C and the site's
-// handle, so an SEO document's change shows in every process); cached like the entry, for the
-// same file hash and definitions (the SEO documents are under resources/).
-func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.Site, fragETag string) ([]byte, string, error) {
+// entryWithSEO returns the whole response of a single entry with its resolved SEO object under
+// data.seo, and its ETag: the entry's (file hash and encoding checksum) with the object's
+// checksum and the site's handle, so an SEO document's change shows in every process. It is
+// cached whole, one lookup and one write per request, for the same file hash and definitions
+// (the SEO documents are under resources/) and the request's site. The entry's own encoding is
+// taken from the cache when a list put it there, and not stored again for this response.
+func (a *api) entryWithSEO(c *content.Collection, meta *content.Entry, r *http.Request) ([]byte, string, error) {
+	site := a.Site(r)
 	key := entryKey{collection: c.Handle, slug: meta.Slug, site: site.Handle, seo: true}
 	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
-	if obj, etag, ok := a.entries.get(key, version); ok && isSiteETag(etag, fragETag, site.Handle) {
-		return obj, etag, nil
+	if body, etag, ok := a.entries.get(key, version); ok {
+		return body, etag, nil
+	}
+	frag, fragETag, err := a.encodeEntry(c, meta, a.requestSite(r), false)
+	if err != nil {
+		return nil, "", err
 	}
 	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
 		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
@@ -122,22 +127,12 @@ func (a *api) seoJSON(c *content.Collection, meta *content.Entry, site content.S
 	if err != nil {
 		return nil, "", err
 	}
+	// frag is an object: its members, then ,"seo":{...} before its closing brace.
+	body := make([]byte, 0, len(dataOpen)+len(frag)-1+len(seoOpen)+len(obj)+len(seoClose))
+	body = append(append(append(append(append(body, dataOpen...), frag[:len(frag)-1]...), seoOpen...), obj...), seoClose...)
 	etag := fragETag[:len(fragETag)-1] + "-" + crc36(obj) + "-" + site.Handle + `"`
-	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, obj, etag)
-	return obj, etag, nil
-}
-
-// isSiteETag reports whether etag is fragETag with "-"+checksum+"-"+handle before its closing
-// quote (as seoJSON builds it), without building that string.
-func isSiteETag(etag, fragETag, handle string) bool {
-	base := fragETag[:len(fragETag)-1]
-	tail := len(handle) + 2 // "-" + handle + `"`
-	if len(etag) <= len(base)+1+tail || etag[:len(base)] != base || etag[len(base)] != '-' {
-		return false
-	}
-	end := len(etag) - tail
-	return etag[end] == '-' && etag[end+1:len(etag)-1] == handle && etag[len(etag)-1] == '"' &&
-		!strings.Contains(etag[len(base)+1:end], "-")
+	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, body, etag)
+	return body, etag, nil
 }
 
 // crc36 is the CRC-32C of b in base 36: a cheap checksum of an encoded response part for ETags.
@@ -149,6 +144,12 @@ func crc36(b []byte) string {
 // ETag. The cache entry is valid while the file hash and the definitions are unchanged, so a
 // list and a single GET share the work and an unchanged entry is never rendered twice.
 func (a *api) entryJSON(c *content.Collection, meta *content.Entry, st content.Site) ([]byte, string, error) {
+	return a.encodeEntry(c, meta, st, true)
+}
+
+// encodeEntry is entryJSON; store=false leaves a miss's encoding out of the cache (for a caller
+// that caches a response holding it).
+func (a *api) encodeEntry(c *content.Collection, meta *content.Entry, st content.Site, store bool) ([]byte, string, error) {
 	defs := a.Store.DefinitionsGeneration()
 	base := linkForm(st) // the url differs by the base path and the trailing-slash policy only
 	key := entryKey{collection: c.Handle, slug: meta.Slug, site: base}
@@ -174,7 +175,9 @@ func (a *api) entryJSON(c *content.Collection, meta *content.Entry, st content.S
 	// route, the site's base path or slash policy) change what is encoded. A process-local
 	// counter here could tag a changed url alike after a restart.
 	etag := `"` + shortHash(e.Hash) + "-" + crc36(frag) + `"`
-	a.entries.put(key, len(key.collection)+len(key.slug), entryVersion(e.Hash, defs), frag, etag)
+	if store {
+		a.entries.put(key, len(key.collection)+len(key.slug), entryVersion(e.Hash, defs), frag, etag)
+	}
 	return frag, etag, nil
 }
 
