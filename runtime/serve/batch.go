@@ -21,10 +21,15 @@ const maxHeld = 64 << 10
 // mu guards them against a Close or CloseWrite from elsewhere.
 type batchConn struct {
 	net.Conn
+	raw     net.Conn // the socket under Conn's wrappers, for writev (net.Buffers)
 	mu      sync.Mutex
 	holding bool
 	held    []byte
 }
+
+// directWrite is the size from which a held write goes out at once with what is held (one
+// writev), rather than being copied: a large body costs no copy, and still one system call.
+const directWrite = 8 << 10
 
 // Hold starts keeping writes.
 func (c *batchConn) Hold() {
@@ -45,7 +50,7 @@ func (c *batchConn) flushLocked() error {
 	if len(c.held) == 0 {
 		return nil
 	}
-	_, err := c.Conn.Write(c.held)
+	_, err := c.raw.Write(c.held)
 	if cap(c.held) > maxHeld {
 		c.held = nil // a rare large response does not keep its buffer for the connection's life
 	} else {
@@ -63,11 +68,14 @@ func (c *batchConn) Write(p []byte) (int, error) {
 				return 0, err
 			}
 		}
-		return c.Conn.Write(p)
+		return c.raw.Write(p)
 	}
-	if len(c.held)+len(p) > maxHeld {
+	if len(p) >= directWrite || len(c.held)+len(p) > maxHeld {
+		if len(c.held) == 0 {
+			return c.raw.Write(p)
+		}
 		bufs := net.Buffers{c.held, p}
-		n, err := bufs.WriteTo(c.Conn)
+		n, err := bufs.WriteTo(c.raw)
 		written := int(n) - len(c.held)
 		c.held = c.held[:0]
 		if err != nil {
@@ -122,5 +130,13 @@ func (l batchListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &batchConn{Conn: c}, nil
+	raw := c
+	for {
+		u, ok := raw.(interface{ NetConn() net.Conn })
+		if !ok {
+			break
+		}
+		raw = u.NetConn()
+	}
+	return &batchConn{Conn: c, raw: raw}, nil
 }

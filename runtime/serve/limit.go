@@ -121,6 +121,9 @@ func (c *limitedConn) Close() error {
 // bodies, and a half-close before the lingering close of a connection it gives up on.
 func (c *limitedConn) ReadFrom(r io.Reader) (int64, error) { return io.Copy(c.Conn, r) }
 
+// NetConn returns the connection under the cap's accounting (for writev; see batchConn).
+func (c *limitedConn) NetConn() net.Conn { return c.Conn }
+
 func (c *limitedConn) CloseWrite() error {
 	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
 		return cw.CloseWrite()
