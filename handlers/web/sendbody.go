@@ -44,6 +44,12 @@ func SendBody(w http.ResponseWriter, r *http.Request, status int, parts ...[]byt
 		return writeParts(w, parts)
 	}
 	b.Hold()
+	released := false
+	defer func() { // even if a write panics: a connection left holding would stall what follows
+		if !released {
+			_ = b.Release()
+		}
+	}()
 	w.WriteHeader(status)
 	err := writeParts(w, parts)
 	if err == nil {
@@ -51,6 +57,7 @@ func SendBody(w http.ResponseWriter, r *http.Request, status int, parts ...[]byt
 		// this is no chunked stream), and Release sends it at once.
 		err = http.NewResponseController(w).Flush()
 	}
+	released = true
 	if rerr := b.Release(); err == nil {
 		err = rerr
 	}

@@ -57,3 +57,25 @@ func TestSendBody(t *testing.T) {
 		})
 	}
 }
+
+// panicWriter panics on its first Write.
+type panicWriter struct{ *httptest.ResponseRecorder }
+
+func (p panicWriter) Write([]byte) (int, error) { panic("write failed") }
+
+// A write that panics still releases the connection: left holding, it would hold back every
+// later response on it.
+func TestSendBodyReleasesOnPanic(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	b := &fakeBatcher{rec: rec}
+	r := httptest.NewRequest(http.MethodGet, "/x", nil)
+	r = r.WithContext(web.WithBatcher(r.Context(), b))
+	func() {
+		defer func() { _ = recover() }()
+		_ = web.SendBody(panicWriter{rec}, r, http.StatusOK, []byte("x"))
+	}()
+	if b.holds != 1 || b.releases != 1 {
+		t.Errorf("holds %d, releases %d; want 1 each", b.holds, b.releases)
+	}
+}
