@@ -18,7 +18,7 @@ import (
 // and /api/health/ready reports each cache's bytes and hit ratio and the pool's total.
 func TestCachesShareTheBudget(t *testing.T) {
 	t.Parallel()
-	const n = 150
+	const n = 200
 	dir := t.TempDir()
 	if err := sitegen.Generate(dir, n, sitegen.Options{}); err != nil {
 		t.Fatal(err)
@@ -49,10 +49,10 @@ func TestCachesShareTheBudget(t *testing.T) {
 		t.Cleanup(func() { resp.Body.Close() })
 		return resp
 	}
-	// Some 75 entries of ~8 KB each with their seo objects: more than the entries' own share,
+	// Some 120 entries of ~6 KB each with their seo objects: more than the entries' own share,
 	// less than the whole budget.
 	var paths []string
-	for i := 0; i < n && len(paths) < 75; i++ {
+	for i := 0; i < n && len(paths) < 120; i++ {
 		if m := sitegen.Post(i, sitegen.Options{}); m.Published {
 			paths = append(paths, "/api/public/entries/"+sitegen.Collection+"/"+m.Slug)
 		}
@@ -93,11 +93,13 @@ func TestCachesShareTheBudget(t *testing.T) {
 			continue
 		}
 		found = true
-		if c.Bytes <= c.MaxBytes || c.Entries < 2*len(paths) {
+		if c.Bytes <= c.MaxBytes || c.Entries < len(paths) {
 			t.Errorf("public entries hold %d values, %d bytes of their own %d: the idle caches' room was not lent", c.Entries, c.Bytes, c.MaxBytes)
 		}
-		if c.Hits != 2*int64(len(paths)) || c.HitRatio != 0.5 {
-			t.Errorf("public entries: %d hits, ratio %v; want %d (the second round: each entry and its seo object)", c.Hits, c.HitRatio, 2*len(paths))
+		// The first round misses twice per entry (its whole response, then its encoding, which
+		// a list may have cached); the second finds each response whole.
+		if c.Hits != int64(len(paths)) || c.Misses != 2*int64(len(paths)) {
+			t.Errorf("public entries: %d hits, %d misses; want %d and %d", c.Hits, c.Misses, len(paths), 2*len(paths))
 		}
 	}
 	if !found {
