@@ -122,7 +122,7 @@ func decodeSearchSnapshot(raw []byte) (map[string]string, error) {
 	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(raw[12:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
-	d := snapDecoder{bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
+	d := snapDecoder{Decoder: bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
 	n := d.Count(2)
 	out := make(map[string]string, n)
 	for range n {

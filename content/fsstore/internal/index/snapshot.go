@@ -45,6 +45,8 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/entryfile"
+	"cms/content/frontmatter"
 	"cms/content/internal/atomicfile"
 	"cms/content/query"
 )
@@ -795,12 +797,15 @@ func (s *Index) closeSnapshot() {
 // decode sets e.Data from the snapshot bytes the first time it is needed. Entries are shared, so
 // this is the one write to an entry after it joined the index; sync.Once orders it before every
 // read that follows a hand-out.
-func (it *indexed) decode() {
+func (it *indexed) decode() { it.decodeShared(nil) }
+
+// decodeShared is decode sharing repeated strings through shared (may be nil).
+func (it *indexed) decodeShared(shared *frontmatter.Interner) {
 	if it.raw == "" {
 		return
 	}
 	it.once.Do(func() {
-		m, err := decodeData(it.raw)
+		m, err := decodeData(it.raw, shared)
 		if err != nil {
 			// The checksum matched, so only a writer bug gets here; show the entry without
 			// custom fields rather than fail every request that lists it.
@@ -828,8 +833,9 @@ func (ix *collIndex) ensureAllData() {
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	shared := entryfile.NewInterner()
 	for _, it := range ix.entries {
-		it.decode()
+		it.decodeShared(shared)
 	}
 	ix.allDecoded.Store(true)
 }
