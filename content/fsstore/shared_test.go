@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"cms/content/contenttest"
 	"cms/content/fsstore"
@@ -59,14 +60,26 @@ func TestSharedValuesStayPerEntry(t *testing.T) {
 			if got := st.IndexInfo().FromSnapshot; got != (from == "snapshot") {
 				t.Fatalf("loaded from the snapshot: %v", got)
 			}
-			data := func(slug string) string {
+			data := func(slug string) string { // as the index holds it
 				t.Helper()
-				e, err := st.Entry("posts", slug)
+				e, err := st.EntryMeta("posts", slug)
 				if err != nil {
 					t.Fatal(err)
 				}
 				b, _ := json.Marshal(e.Data)
 				return string(b)
+			}
+			// A query on a custom field decodes (and shares) every entry's data first.
+			es, _, err := st.Entries("posts", query.Query{Filter: map[string]any{"category": "news"}, Sort: []query.SortKey{{Field: "title"}}})
+			if err != nil || len(es) != 3 {
+				t.Fatalf("category news before the edit: %d entries, %v", len(es), err)
+			}
+			if from == "snapshot" {
+				// One decoder shares them: without that this would not test sharing.
+				ca, cc := es[0].Data.Value("category").(string), es[2].Data.Value("category").(string)
+				if unsafe.StringData(ca) != unsafe.StringData(cc) {
+					t.Fatal("the entries' equal categories are not shared")
+				}
 			}
 			same := `{"category":"news","tags":["go","web"],"author_name":"Ann"}`
 			for _, s := range []string{"a", "b", "c"} {
