@@ -61,7 +61,7 @@ func serveSite(ctx context.Context, e env, site, addr string, ready func(net.Add
 		return err
 	}
 	defer svc.Close()
-	wire.SetDefaultMemoryLimit(ctx, cfg.Memory.LimitMiB, cfg.Memory.CacheMiB, e.getenv, log)
+	wire.SetDefaultMemoryLimit(ctx, cfg.Memory.LimitMiB, cfg.Memory.CacheMiB, svc.CachedBytes, e.getenv, log)
 	for _, p := range append(svc.Store.Problems(), checkBlueprintLists(svc.Store, cfg)...) {
 		log.Warn("site problem", "file", p.File, "problem", p.Message)
 	}

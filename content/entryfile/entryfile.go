@@ -5,6 +5,7 @@ package entryfile
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"unsafe"
 
 	"cms/content"
 	"cms/content/frontmatter"
@@ -32,9 +33,52 @@ func ParseMeta(collection, slug string, raw []byte) (*content.Entry, error) {
 	return entryFromFront(collection, slug, raw, front), nil
 }
 
+// Meta is an entry without its body as the index keeps it: the entry, its custom fields' map
+// and its hash in one allocation (ParseMetaInto), where separate ones cost every garbage
+// collection of a 100,000-entry index three more objects per entry to mark.
+type Meta struct {
+	Entry content.Entry
+	data  content.Map
+	hash  [2 * sha256.Size]byte
+}
+
+// NewInterner returns an Interner for ParseMetaInto: it shares the values of custom fields,
+// authors and statuses that repeat across entries, not the titles and dates unique to each.
+func NewInterner() *frontmatter.Interner {
+	return frontmatter.NewInterner("title", "slug", "createdAt", "updatedAt")
+}
+
+// ParseMetaInto is ParseMeta into m (which must be new), sharing repeated values through in
+// (nil: none). On an error m is left unusable.
+func ParseMetaInto(m *Meta, in *frontmatter.Interner, collection, slug string, raw []byte) error {
+	front, err := frontmatter.ParseFrontShared(raw, in)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(raw)
+	hex.Encode(m.hash[:], sum[:])
+	// m.hash is never written again, so the string may alias it.
+	fill(&m.Entry, &m.data, collection, slug, unsafe.String(&m.hash[0], len(m.hash)), front)
+	return nil
+}
+
 func entryFromFront(collection, slug string, raw []byte, front *content.Map) *content.Entry {
 	sum := sha256.Sum256(raw)
-	e := &content.Entry{Collection: collection, Slug: slug, Hash: hex.EncodeToString(sum[:]), Data: content.NewMap(front.Len())}
+	e := new(content.Entry)
+	fill(e, new(content.Map), collection, slug, hex.EncodeToString(sum[:]), front)
+	return e
+}
+
+// fill sets e from front matter, with the custom fields in data (empty).
+func fill(e *content.Entry, data *content.Map, collection, slug, hash string, front *content.Map) {
+	custom := 0
+	for _, k := range front.Keys() {
+		if !lifted(k) {
+			custom++
+		}
+	}
+	*data = *content.NewMap(custom)
+	*e = content.Entry{Collection: collection, Slug: slug, Hash: hash, Data: data}
 	for _, k := range front.Keys() {
 		v := front.Value(k)
 		switch k {
@@ -60,7 +104,15 @@ func entryFromFront(collection, slug string, raw []byte, front *content.Map) *co
 	if e.Status != content.StatusPublished {
 		e.Status = content.StatusDraft
 	}
-	return e
+}
+
+// lifted reports whether front matter key k is an Entry field rather than custom data.
+func lifted(k string) bool {
+	switch k {
+	case "title", "slug", "status", "author", "createdAt", "updatedAt":
+		return true
+	}
+	return false
 }
 
 // Format serialises an entry: title, slug, status, createdAt, updatedAt, author, then the

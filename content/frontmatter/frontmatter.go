@@ -94,18 +94,25 @@ func Parse(src []byte) (Document, error) {
 
 // ParseFront parses only the front matter of a document, without copying its body (indexes
 // that keep metadata only use it).
-func ParseFront(src []byte) (*content.Map, error) {
+func ParseFront(src []byte) (*content.Map, error) { return ParseFrontShared(src, nil) }
+
+// ParseFrontShared is ParseFront with string values shared through in (see Interner).
+func ParseFrontShared(src []byte, in *Interner) (*content.Map, error) {
 	fm, _, line, err := Split(src)
 	if err != nil {
 		return nil, err
 	}
-	return ParseYAMLMap(fm, line)
+	return parseYAMLMap(fm, line, in)
 }
 
 // ParseYAMLMap parses a YAML document that must be a mapping (empty input gives an empty map).
 // lineOffset is the file line the document starts on, so errors point into the file.
 func ParseYAMLMap(src []byte, lineOffset int) (*content.Map, error) {
-	v, err := ParseYAML(src, lineOffset)
+	return parseYAMLMap(src, lineOffset, nil)
+}
+
+func parseYAMLMap(src []byte, lineOffset int, in *Interner) (*content.Map, error) {
+	v, err := parseYAML(src, lineOffset, in)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +141,9 @@ func describe(v any) string {
 }
 
 // ParseYAML parses one YAML document into Map values.
-func ParseYAML(src []byte, lineOffset int) (any, error) {
+func ParseYAML(src []byte, lineOffset int) (any, error) { return parseYAML(src, lineOffset, nil) }
+
+func parseYAML(src []byte, lineOffset int, in *Interner) (any, error) {
 	if lineOffset < 1 {
 		lineOffset = 1
 	}
@@ -146,7 +155,7 @@ func ParseYAML(src []byte, lineOffset int) (any, error) {
 	if len(src) > content.MaxDocumentBytes {
 		return nil, &Error{Line: lineOffset, Msg: fmt.Sprintf("document is larger than %d MiB", content.MaxDocumentBytes>>20)}
 	}
-	if m, ok := parseSimple(src); ok {
+	if m, ok := parseSimple(src, in); ok {
 		return m, nil
 	}
 	return parseYAMLv3(src, lineOffset)

@@ -17,8 +17,8 @@ import (
 // values, escapes, U+2028/U+2029, Unicode spaces at the edges of plain scalars) returns ok=false
 // and goes through yaml.v3. White space is YAML's (space and tab), not Go's Unicode notion. The two paths are checked against
 // each other by FuzzSimpleMatchesYAML: whenever this accepts a document it must produce exactly
-// what yaml.v3 produces.
-func parseSimple(src []byte) (*content.Map, bool) {
+// what yaml.v3 produces. String values are boxed through shared (see Interner; nil for none).
+func parseSimple(src []byte, shared *Interner) (*content.Map, bool) {
 	if !yamlPrintable(src) || loneCR(src) {
 		return nil, false // a lone CR is a line break to YAML
 	}
@@ -44,6 +44,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 		if _, dup := m.Get(key); dup {
 			return nil, false // yaml.v3 reports duplicate keys; let it
 		}
+		in := shared.forKey(key)
 		rest := line[colon+1:]
 		if rest != "" && rest[0] != ' ' {
 			return nil, false
@@ -72,7 +73,7 @@ func parseSimple(src []byte) (*content.Map, bool) {
 				} else if ind != indent {
 					return nil, false
 				}
-				v, ok := simpleScalar(trimBlanks(trimmed[2:]))
+				v, ok := simpleScalar(trimBlanks(trimmed[2:]), in)
 				if !ok {
 					return nil, false
 				}
@@ -87,14 +88,14 @@ func parseSimple(src []byte) (*content.Map, bool) {
 			continue
 		}
 		if val[0] == '[' {
-			items, ok := simpleFlowList(val)
+			items, ok := simpleFlowList(val, in)
 			if !ok {
 				return nil, false
 			}
 			m.Set(key, items)
 			continue
 		}
-		v, ok := simpleScalar(val)
+		v, ok := simpleScalar(val, in)
 		if !ok {
 			return nil, false
 		}
@@ -146,7 +147,7 @@ func simpleKey(k string) bool {
 	return true
 }
 
-func simpleFlowList(val string) ([]any, bool) {
+func simpleFlowList(val string, in *Interner) ([]any, bool) {
 	if !strings.HasSuffix(val, "]") {
 		return nil, false
 	}
@@ -160,7 +161,7 @@ func simpleFlowList(val string) ([]any, bool) {
 		if p == "" || strings.ContainsAny(p, "[]{}'\"") {
 			return nil, false
 		}
-		v, ok := simpleScalar(p)
+		v, ok := simpleScalar(p, in)
 		if !ok {
 			return nil, false
 		}
@@ -170,8 +171,8 @@ func simpleFlowList(val string) ([]any, bool) {
 }
 
 // simpleScalar resolves a plain or simply quoted scalar the way yaml.v3 does, or reports that it
-// cannot be sure.
-func simpleScalar(s string) (any, bool) {
+// cannot be sure. Strings are boxed through in (nil: a box each).
+func simpleScalar(s string, in *Interner) (any, bool) {
 	if s == "" {
 		return nil, false
 	}
@@ -184,7 +185,7 @@ func simpleScalar(s string) (any, bool) {
 		if strings.Contains(strings.ReplaceAll(inner, "''", ""), "'") {
 			return nil, false
 		}
-		return strings.ReplaceAll(inner, "''", "'"), true
+		return in.String(strings.ReplaceAll(inner, "''", "'")), true
 	case '"':
 		if len(s) < 2 || s[len(s)-1] != '"' {
 			return nil, false
@@ -193,7 +194,7 @@ func simpleScalar(s string) (any, bool) {
 		if strings.ContainsAny(inner, "\"\\") {
 			return nil, false
 		}
-		return inner, true
+		return in.String(inner), true
 	}
 	if strings.IndexByte(s, '#') >= 0 || strings.IndexByte(s, '\t') >= 0 || strings.Contains(s, ": ") || strings.HasSuffix(s, ":") || !plainEdges(s) {
 		return nil, false
@@ -210,7 +211,7 @@ func simpleScalar(s string) (any, bool) {
 			return f, err == nil
 		}
 		if isSimpleDate(s) {
-			return s, true // a timestamp: kept as written
+			return in.String(s), true // a timestamp: kept as written
 		}
 		return nil, false
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80 || c == '/' || c == '_' || c == '(' || c == '$':
@@ -225,7 +226,7 @@ func simpleScalar(s string) (any, bool) {
 	case "null", "Null", "NULL":
 		return nil, true
 	}
-	return s, true
+	return in.String(s), true
 }
 
 // plainEdges reports whether a plain scalar starts and ends with characters whose meaning is

@@ -3,9 +3,11 @@ package frontmatter
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"cms/content"
 )
@@ -36,7 +38,7 @@ func typesMatch(a, b any) bool {
 func TestSimplePathTakesCommonFrontMatter(t *testing.T) {
 	t.Parallel()
 	src := "title: Hello world\nslug: hello-world\nstatus: published\ncreatedAt: 2026-05-31T20:00:00.000Z\nrating: 4\nscore: 2.5\nfeatured: true\ncategory: news\ntags: [go, cms, 2026]\nauthors:\n  - ann\n  - bob\nquoted: 'it''s'\ndq: \"plain\"\nempty:\n"
-	m, ok := parseSimple([]byte(src))
+	m, ok := parseSimple([]byte(src), nil)
 	if !ok {
 		t.Fatal("common front matter fell back to yaml.v3")
 	}
@@ -58,7 +60,7 @@ func TestSimplePathDeclines(t *testing.T) {
 		"a: 1_000\n", "a: 012\n", "a: 1e3\n", "a: .5\n", "a: {b: 1}\n", "a: \"x\\ny\"\n", "a: 1\na: 2\n",
 		"- x\n", "a: [b, [c]]\n", "a: -x\n", "a: yes: no\n",
 	} {
-		if _, ok := parseSimple([]byte(src)); ok {
+		if _, ok := parseSimple([]byte(src), nil); ok {
 			t.Errorf("fast path accepted %q, which it cannot be sure of", src)
 		}
 	}
@@ -82,7 +84,7 @@ func TestSimplePathKeepsUnicodeSpaces(t *testing.T) {
 		for _, src := range []string{
 			"t: " + v + "\n", "t: '" + v + "'\n", `t: "` + v + "\"\n", "t: [" + v + "]\n", "t:\n  - " + v + "\n",
 		} {
-			m, ok := parseSimple([]byte(src))
+			m, ok := parseSimple([]byte(src), nil)
 			if !ok {
 				continue
 			}
@@ -164,7 +166,7 @@ func FuzzSimpleMatchesYAML(f *testing.F) {
 		if strings.TrimSpace(src) == "" {
 			return // ParseYAML answers empty documents before either path
 		}
-		m, ok := parseSimple([]byte(src))
+		m, ok := parseSimple([]byte(src), nil)
 		if !ok {
 			return
 		}
@@ -180,5 +182,43 @@ func FuzzSimpleMatchesYAML(f *testing.F) {
 			j2, _ := json.Marshal(v)
 			t.Fatalf("fast path differs from yaml.v3 on %q:\n%s\n%s", src, j1, j2)
 		}
+		// Sharing values changes nothing a reader sees, even on a second document.
+		in := NewInterner("t")
+		for range 2 {
+			if m2, ok := parseSimple([]byte(src), in); !ok || !same(m2, v) {
+				t.Fatalf("shared values differ from yaml.v3 on %q", src)
+			}
+		}
 	})
+}
+
+func TestInternerSharesRepeatedValues(t *testing.T) {
+	in := NewInterner("title")
+	a, _ := parseSimple([]byte("title: One\ncategory: news\ntags: [go, web]\n"), in)
+	b, _ := parseSimple([]byte("title: One\ncategory: news\ntags:\n  - web\n"), in)
+	sameData := func(x, y any) bool {
+		xs, ys := x.(string), y.(string)
+		return xs == ys && unsafe.StringData(xs) == unsafe.StringData(ys)
+	}
+	if !sameData(a.Value("category"), b.Value("category")) {
+		t.Error("category not shared")
+	}
+	if !sameData(a.Value("tags").([]any)[1], b.Value("tags").([]any)[0]) {
+		t.Error("tag not shared")
+	}
+	if sameData(a.Value("title"), b.Value("title")) {
+		t.Error("a skipped key's value was shared")
+	}
+	// Lists stay each document's own.
+	a.Value("tags").([]any)[1] = "changed"
+	if b.Value("tags").([]any)[0] != "web" {
+		t.Error("a change to one document's list reached the other")
+	}
+	// The table is bounded: values that never repeat do not grow it past its size.
+	for i := range 3 * maxInterned {
+		in.String(strconv.Itoa(i))
+	}
+	if len(in.vals) > maxInterned {
+		t.Errorf("%d values remembered, want at most %d", len(in.vals), maxInterned)
+	}
 }

@@ -634,3 +634,25 @@ func TestSnapshotKeepsSearchIndex(t *testing.T) {
 		t.Errorf("new reader after the edit: %q", got)
 	}
 }
+
+// A writer builds the full-text index only to write its snapshot at the first start, and lets it
+// go then: like a process started from the snapshot, it holds none until its first search
+// (at 100,000 entries it is a few hundred MiB), which reads it back and finds what it should.
+func TestSnapshotWriterLetsTheFullTextIndexGo(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, snapSite)
+	w := open(t, dir, false, fsstore.WatchNone) // writes its snapshots while it opens
+	if _, err := os.Stat(filepath.Join(dir, ".cms", "search.snapshot")); err != nil {
+		t.Fatalf("no full-text snapshot written: %v", err)
+	}
+	if n := w.SearchMemory(); n != 0 {
+		t.Errorf("after writing the snapshot the writer holds a full-text index of %d bytes", n)
+	}
+	hits, _, err := w.Search("blog", search.Query{Text: "draft"})
+	if err != nil || len(hits) != 1 || hits[0].Entry.Slug != "second" {
+		t.Fatalf("search after the index was let go: %v %v", hits, err)
+	}
+	if w.SearchMemory() <= 0 {
+		t.Error("a search did not keep the full-text index it built")
+	}
+}

@@ -125,8 +125,9 @@ type state struct {
 	problems   map[string]string // file -> problem last logged
 	navBoth    sync.Map          // navigation file -> hash of the version whose url+entry items were logged
 
-	closed chan struct{}
-	wg     sync.WaitGroup // background sweep
+	closed   chan struct{}
+	wg       sync.WaitGroup // background sweep
+	sweeping atomic.Bool    // sweepAtOpen has not finished (Background)
 
 	recent recentWrites // paths this process wrote lately, so the watcher does not report them again
 }
@@ -211,9 +212,22 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if !opts.ReadOnly {
 		s.journal = s.openJournal() // replays what a crash left before anyone reads submissions
 		s.wg.Add(1)
+		s.sweeping.Store(true)
 		go s.sweepAtOpen() // later, in the background: it lists every folder, which start-up need not wait for
 	}
 	return s, nil
+}
+
+// Background names the work the store has scheduled or is doing in the background, in no
+// particular order: "tempSweep" (the removal of temp files interrupted writes left, a few
+// seconds after opening), "indexSnapshot" and "indexVerify" (see index.Index.Background).
+// Empty once a freshly opened store has settled; a write schedules a snapshot again.
+func (s *Store) Background() []string {
+	out := s.ix.Background()
+	if s.sweeping.Load() {
+		out = append(out, "tempSweep")
+	}
+	return out
 }
 
 // Close stops watching and releases the folder.

@@ -51,6 +51,7 @@ const sweepDelay = 3 * time.Second
 // closes, and logs what it removed.
 func (s *Store) sweepAtOpen() {
 	defer s.wg.Done()
+	defer s.sweeping.Store(false)
 	t := time.NewTimer(sweepDelay)
 	defer t.Stop()
 	select {

@@ -86,3 +86,29 @@ func TestReadyReportsQueries(t *testing.T) {
 		t.Errorf("details.queries = %s", got)
 	}
 }
+
+// The readiness details list the store's background work, and an empty list once it settled
+// (not a missing field, which a waiting client could not tell from an older server).
+func TestReadyReportsBackgroundWork(t *testing.T) {
+	t.Parallel()
+	var pending []string
+	h, err := health.New(health.Deps{Folders: []health.Folder{{Name: "content", Path: t.TempDir()}},
+		Background: func() []string { return pending }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		pending []string
+		want    string
+	}{
+		{[]string{"indexSnapshot", "tempSweep"}, `{"pending":["indexSnapshot","tempSweep"]}`},
+		{nil, `{"pending":[]}`},
+	} {
+		pending = tc.pending
+		var r struct{ Details map[string]json.RawMessage }
+		webtest.DecodeJSON(t, webtest.Do(t, h, webtest.Request{Path: "/api/health/ready"}), &r)
+		if got := string(r.Details["background"]); got != tc.want {
+			t.Errorf("details.background = %s, want %s", got, tc.want)
+		}
+	}
+}

@@ -39,6 +39,9 @@ type Deps struct {
 	// Queries, if set, counts the entry list queries by how the index answered them, for the
 	// readiness details.
 	Queries func() QueryStats
+	// Background, if set, names the work the store has scheduled or is doing in the
+	// background (index snapshot, temp sweep), for the readiness details.
+	Background func() []string
 	// Probes are checks of optional jobs (git sync): a failure makes the service degraded, not
 	// unavailable, since it still serves.
 	Probes []Probe
@@ -102,6 +105,14 @@ type Details struct {
 	// its own maxBytes while the others leave room, never the pool more than its maxBytes.
 	CachePool *PoolReport `json:"cachePool,omitempty"`
 	Queries   *QueryStats `json:"queries,omitempty"`
+	// Background is the store's work in the background: a fresh process is settled (and a
+	// benchmark may measure it) once nothing is pending.
+	Background *BackgroundReport `json:"background,omitempty"`
+}
+
+// BackgroundReport lists the background work under way or scheduled, by name.
+type BackgroundReport struct {
+	Pending []string `json:"pending"`
 }
 
 // PoolReport is what the pooled caches hold together against their shared budget.
@@ -134,6 +145,12 @@ func (a *api) details() *Details {
 	if a.Queries != nil {
 		q := a.Queries()
 		d.Queries = &q
+	}
+	if a.Background != nil {
+		d.Background = &BackgroundReport{Pending: a.Background()}
+		if d.Background.Pending == nil {
+			d.Background.Pending = []string{}
+		}
 	}
 	if a.Caches != nil && a.Caches.Pool != nil {
 		d.CachePool = &PoolReport{Bytes: a.Caches.Pool.Bytes(), MaxBytes: a.Caches.Pool.MaxBytes()}

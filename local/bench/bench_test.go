@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -538,5 +539,37 @@ func TestSoakOptions(t *testing.T) {
 	}
 	if count["e"] != 60 || count["u"] != 20 || count["p"] != 10 || count["l"] != 10 {
 		t.Errorf("mix %v", count)
+	}
+}
+
+// waitSettled waits while the server lists background work, takes a server without the field
+// as settled, and gives up after its timeout with what was still pending.
+func TestWaitSettled(t *testing.T) {
+	t.Parallel()
+	var calls atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/busy":
+			if calls.Add(1) <= 2 {
+				io.WriteString(w, `{"status":"ok","details":{"background":{"pending":["indexSnapshot","tempSweep"]}}}`)
+				return
+			}
+			io.WriteString(w, `{"status":"ok","details":{"background":{"pending":[]}}}`)
+		case "/old":
+			io.WriteString(w, `{"status":"ok","details":{"caches":[]}}`)
+		case "/stuck":
+			io.WriteString(w, `{"status":"ok","details":{"background":{"pending":["indexSnapshot"]}}}`)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	p := &proc{name: "test", base: srv.URL, done: make(chan struct{})}
+	if _, pending, err := p.waitSettled(t.Context(), "/busy", time.Minute); err != nil || len(pending) != 0 || calls.Load() != 3 {
+		t.Errorf("busy server: pending %v, err %v after %d polls, want settled after 3", pending, err, calls.Load())
+	}
+	if _, pending, err := p.waitSettled(t.Context(), "/old", time.Minute); err != nil || len(pending) != 0 {
+		t.Errorf("server without background details: pending %v, err %v", pending, err)
+	}
+	if _, pending, err := p.waitSettled(t.Context(), "/stuck", 0); err != nil || !slices.Equal(pending, []string{"indexSnapshot"}) {
+		t.Errorf("stuck server: pending %v, err %v, want the pending work and no error", pending, err)
 	}
 }

@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -123,6 +125,55 @@ func (p *proc) waitReady(ctx context.Context, path string, timeout time.Duration
 			return 0, fmt.Errorf("%s not ready after %v; log %s:\n%s", p.name, timeout, p.logPath, tail(p.logPath, 20))
 		}
 	}
+}
+
+// waitSettled polls the readiness endpoint at path until the server reports no background work
+// (details.background.pending empty: the first start's index snapshot, full-text snapshot and
+// temp sweep), so load scenarios measure the steady state rather than that work. A server that
+// reports no such field is taken as settled. It gives up after timeout and then returns what
+// was still pending, without an error: the run goes on, with a note. waited is the time spent.
+func (p *proc) waitSettled(ctx context.Context, path string, timeout time.Duration) (waited time.Duration, pending []string, err error) {
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
+	start := time.Now()
+	for {
+		pending, err = p.pending(client, path)
+		if err != nil {
+			return time.Since(start), nil, err
+		}
+		if len(pending) == 0 || time.Since(start) >= timeout {
+			return time.Since(start), pending, nil
+		}
+		select {
+		case <-p.done:
+			return time.Since(start), nil, fmt.Errorf("%s exited (%v); log %s:\n%s", p.name, p.waitErr, p.logPath, tail(p.logPath, 20))
+		case <-ctx.Done():
+			return time.Since(start), nil, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// pending reads details.background.pending from the readiness endpoint.
+func (p *proc) pending(client *http.Client, path string) ([]string, error) {
+	resp, err := client.Get(p.base + path)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var r struct {
+		Details struct {
+			Background *struct {
+				Pending []string `json:"pending"`
+			} `json:"background"`
+		} `json:"details"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&r); err != nil {
+		return nil, fmt.Errorf("%s: readiness answer: %w", p.name, err)
+	}
+	if r.Details.Background == nil {
+		return nil, nil
+	}
+	return r.Details.Background.Pending, nil
 }
 
 // stop sends SIGTERM and waits for the exit, killing the process after 15 s.

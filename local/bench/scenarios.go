@@ -93,6 +93,9 @@ func (b *bench) loadRuns(ctx context.Context) error {
 		return err
 	}
 	defer cms.stop()
+	if err := b.settle(ctx, cms, n); err != nil {
+		return err
+	}
 
 	lr := &loadReport{
 		Site:       n,
@@ -166,6 +169,9 @@ func (b *bench) listUncachedOn(ctx context.Context, s *session, n int) error {
 		return err
 	}
 	defer cms.stop()
+	if err := b.settle(ctx, cms, n); err != nil {
+		return err
+	}
 	other := &session{b: b, cms: cms, triv: s.triv, facts: factsOf(n)}
 	sc := other.listUncached()
 	sc.name = uncachedName(n)

@@ -111,16 +111,39 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 }
 
 // DefaultMemoryLimit is the soft memory limit of a server that was given none, for a live heap
-// of live bytes (the index and what the caches hold now): room for garbage of a quarter of that
-// (at least 32 MiB: less has the collector run many times a second under a load that allocates
-// much, such as uncached lists, at a cost in CPU far above the memory saved) and 16 MiB for the
-// runtime's own memory.
+// of live bytes (the index and what the caches hold now) of which the caches hold cached: room
+// for garbage, and 16 MiB for the runtime's own memory. The room sets the collector's cost:
+// each cycle marks the live heap and cycles come once per room's worth of allocation. Marking
+// costs little for the caches' contents (byte slices, which the collector marks without reading)
+// and much for the rest (the entry index: some millions of pointers at 100,000 entries), so the
+// room is
+//
+//   - the live heap less the caches' bytes: the Go default pace (GOGC=100) for the part whose
+//     marking costs, so the marking per allocated byte stays about one pass over the index
+//     whatever the site's size (with a quarter of the whole heap, as before, a 100,000-entry
+//     site collected three times as often as its index size called for, and spent about half
+//     of an uncached list query's CPU in the collector);
+//   - at least 32 MiB: less has the collector run many times a second under a load that
+//     allocates much, such as uncached lists, at a cost in CPU far above the memory saved. A
+//     10,000-entry site (its index ~10 MiB) stays at this floor, full caches or not, and so
+//     within issue 18's peak RSS target of 150 MiB as far as the caches' budget allows; a
+//     100,000-entry site (~100 MiB of index) stays within its 400 MiB with full caches.
+//
 // SetDefaultMemoryLimit keeps it following the live heap, so the collector keeps the heap near
 // what the site and the caches' contents need: GOGC alone lets the heap grow to twice the live
 // data, some 90 MiB more than the data on a 10,000-entry site with full caches. The caches are
 // byte-bounded (memory.cacheMiB), so the live heap, and this limit, are too.
-func DefaultMemoryLimit(live int64) int64 {
-	return live + max(live/4, 32<<20) + 16<<20
+func DefaultMemoryLimit(live, cached int64) int64 {
+	cached = min(max(cached, 0), live)
+	return live + max(live-cached, 32<<20) + 16<<20
+}
+
+// CachedBytes is what the process's caches hold now (the pool's bytes).
+func (s *Services) CachedBytes() int64 {
+	if s.Caches == nil || s.Caches.Pool == nil {
+		return 0
+	}
+	return s.Caches.Pool.Bytes()
 }
 
 // GoMemoryInUse is the memory the runtime's soft limit counts: everything the Go runtime has
@@ -138,16 +161,20 @@ func GoMemoryInUse() int64 {
 // nor Lambda set a limit (SetMemoryLimit), once the process has started and collected its
 // start-up garbage, and until ctx ends moves it with the live heap every second: up as the
 // caches fill or the index grows (a limit below the live data would have the collector run
-// without pause), down as they empty. Like SetMemoryLimit, only a main calls it, once.
-func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, getenv func(string) string, log *slog.Logger) {
+// without pause), down as they empty. cached reports what the caches hold (Services.CachedBytes;
+// nil: nothing). Like SetMemoryLimit, only a main calls it, once.
+func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, cached func() int64, getenv func(string) string, log *slog.Logger) {
 	if _, from := MemoryLimit(limitMiB, getenv); from != "" {
 		return
+	}
+	if cached == nil {
+		cached = func() int64 { return 0 }
 	}
 	live := liveHeap()
 	if live <= 0 { // no collection yet: what the process holds is an upper bound
 		live = GoMemoryInUse()
 	}
-	limit := DefaultMemoryLimit(live)
+	limit := DefaultMemoryLimit(live, cached())
 	debug.SetMemoryLimit(limit)
 	log.Info("memory limit", "mib", limit>>20, "from", "default: live heap + slack, following it", "live_mib", live>>20, "cache_mib", cacheMiB)
 	go func() {
@@ -159,8 +186,8 @@ func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, getenv f
 				return
 			case <-t.C:
 			}
-			if live := liveHeap(); live > 0 && DefaultMemoryLimit(live) != limit {
-				limit = DefaultMemoryLimit(live)
+			if live := liveHeap(); live > 0 && DefaultMemoryLimit(live, cached()) != limit {
+				limit = DefaultMemoryLimit(live, cached())
 				debug.SetMemoryLimit(limit)
 			}
 		}

@@ -1,5 +1,6 @@
 // Package health wires the health group (handlers/health): liveness and readiness of the
-// storage folders, and the store's count of list queries by how its index answered them.
+// storage folders, the store's count of list queries by how its index answered them, and its
+// background work.
 package health
 
 import (
@@ -27,8 +28,10 @@ func Build(s *wire.Services) (http.Handler, error) {
 		probes = append(probes, health.Probe{Name: "git", Check: s.Git.Problem})
 	}
 	var queries func() health.QueryStats
+	var background func() []string
 	if s.Store != nil {
 		queries = func() health.QueryStats { return health.QueryStats(s.Store.QueryStats()) }
+		background = s.Store.Background
 	}
 	return health.New(health.Deps{
 		Probes: probes,
@@ -37,10 +40,11 @@ func Build(s *wire.Services) (http.Handler, error) {
 			{Name: "resources", Path: s.SitePath(c.ResourcesPath), Writable: w},
 			{Name: "users", Path: s.SitePath(c.UsersPath), Writable: w},
 		},
-		Log:     s.Log.With("group", "health"),
-		Now:     s.Now,
-		Started: s.Started,
-		Caches:  s.Caches,
-		Queries: queries,
+		Log:        s.Log.With("group", "health"),
+		Now:        s.Now,
+		Started:    s.Started,
+		Caches:     s.Caches,
+		Queries:    queries,
+		Background: background,
 	})
 }

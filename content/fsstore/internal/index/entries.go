@@ -15,6 +15,7 @@ import (
 
 	"cms/content"
 	"cms/content/entryfile"
+	"cms/content/frontmatter"
 	"cms/content/internal/atomicfile"
 	"cms/content/query"
 	"cms/content/search"
@@ -122,8 +123,9 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			shared := entryfile.NewInterner() // one per reader: it takes no lock
 			for slug := range work {
-				it, err := s.readIndexedIn(rd, c, slug)
+				it, err := s.readIndexedIn(rd, shared, c, slug)
 				prog.read()
 				if err != nil {
 					continue
@@ -170,11 +172,12 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 
 // readIndexed reads and parses one entry file for the index (body dropped).
 func (s *Index) readIndexed(c, slug string) (*indexed, error) {
-	return s.readIndexedIn(nil, c, slug)
+	return s.readIndexedIn(nil, nil, c, slug)
 }
 
-// readIndexedIn is readIndexed with the collection folder already open (dir may be nil).
-func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) {
+// readIndexedIn is readIndexed with the collection folder already open (dir may be nil) and
+// values repeated across entries shared through shared (may be nil).
+func (s *Index) readIndexedIn(dir *dirReader, shared *frontmatter.Interner, c, slug string) (*indexed, error) {
 	p := s.entryPath(c, slug)
 	// Read into a reused buffer: the index keeps no part of the file, and fresh buffers for
 	// 100,000 files were most of the garbage of a cold start.
@@ -199,24 +202,25 @@ func (s *Index) readIndexedIn(dir *dirReader, c, slug string) (*indexed, error) 
 	if err != nil {
 		return nil, err
 	}
-	e, err := entryfile.ParseMeta(c, slug, raw)
-	if err != nil {
+	// The record and the entry in one allocation: fewer objects for every collection to mark.
+	x := new(struct {
+		it   indexed
+		meta entryfile.Meta
+	})
+	if err := entryfile.ParseMetaInto(&x.meta, shared, c, slug, raw); err != nil {
 		s.problem(p, err)
 		return nil, err
 	}
+	e := &x.meta.Entry
 	if s.renamedAway(c, slug, e.Hash) {
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
-	it := newIndexed(e, mtime, size)
+	it := &x.it
+	it.e, it.size = e, size
+	it.mtime.Store(mtime)
 	it.racy.Store(mtime > start-int64(racyWindow))
 	return it, nil
-}
-
-func newIndexed(e *content.Entry, mtime, size int64) *indexed {
-	it := &indexed{e: e, size: size}
-	it.mtime.Store(mtime)
-	return it
 }
 
 // racyWindow is how close to its modification time a file must have been read for its stamp

@@ -116,6 +116,8 @@ type Index struct {
 
 	renames renameState // interrupted renames a read-only store hides (renames.go)
 
+	verifying atomic.Bool // verifyInBackground has not finished (Background)
+
 	watcher *watcher
 	closed  chan struct{}
 	wg      sync.WaitGroup

@@ -17,8 +17,14 @@ func (s *Index) Search(c string, q search.Query) ([]SearchHit, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	ix.ensureSearch(s)
-	ix.mu.RLock()
+	for {
+		ix.ensureSearch(s)
+		ix.mu.RLock()
+		if ix.search != nil {
+			break
+		}
+		ix.mu.RUnlock() // dropped by a snapshot write meanwhile (writeSearchSnapshot)
+	}
 	hits, total := ix.search.Search(q)
 	out := make([]SearchHit, 0, len(hits))
 	for _, h := range hits {

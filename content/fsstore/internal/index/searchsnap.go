@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -70,10 +71,10 @@ func (s *Index) searchSection(c string) string {
 	return st.sections[c]
 }
 
-// writeSearchSnapshot writes every collection's full-text index (building those not built yet)
-// when there is no such file yet or enough entries changed since this process last wrote it (a
-// stale file is safe: ensureSearch re-reads what changed). Called with the generation lock held,
-// after the index snapshot of generation gen.
+// writeSearchSnapshot writes every collection's full-text index (building those not built yet,
+// and dropping them again once written) when there is no such file yet or enough entries
+// changed since this process last wrote it (a stale file is safe: ensureSearch re-reads what
+// changed). Called with the generation lock held, after the index snapshot of generation gen.
 func (s *Index) writeSearchSnapshot(gen uint64) error {
 	st := &s.searchSnap
 	if _, err := s.root.Stat(SearchSnapshotFile); err == nil && st.changes.Load() < searchRewriteAfter {
@@ -81,18 +82,34 @@ func (s *Index) writeSearchSnapshot(gen uint64) error {
 	}
 	b := make([]byte, snapHeaderSize, 1<<20)
 	colls := s.collections()
+	var dropped int64 // bytes of full-text indexes let go
 	b = binary.AppendUvarint(b, uint64(len(colls)))
 	for _, c := range colls {
 		ix, err := s.index(c.Handle)
 		if err != nil {
 			return err
 		}
+		ix.mu.RLock()
+		had := ix.search != nil
+		ix.mu.RUnlock()
 		ix.ensureSearch(s)
 		ix.mu.RLock()
 		b = binary.AppendUvarint(b, uint64(len(c.Handle)))
 		b = append(b, c.Handle...)
 		enc := ix.search.Encode(nil)
 		ix.mu.RUnlock()
+		if !had {
+			// Built only to be written: let it go. A process started from the snapshot holds
+			// no full-text index until its first search, and this one need not either (at
+			// 100,000 entries of 2 KB it is ~225 MiB); the first search reads it back from the
+			// file just written.
+			ix.mu.Lock()
+			if ix.search != nil {
+				dropped += ix.search.MemoryBytes()
+			}
+			ix.search = nil
+			ix.mu.Unlock()
+		}
 		b = binary.AppendUvarint(b, uint64(len(enc)))
 		b = append(b, enc...)
 	}
@@ -103,8 +120,21 @@ func (s *Index) writeSearchSnapshot(gen uint64) error {
 	binary.LittleEndian.PutUint64(b[16:], gen)
 	binary.LittleEndian.PutUint64(b[24:], uint64(len(payload)))
 	st.changes.Store(0)
-	return atomicfile.Write(s.root, SearchSnapshotFile, b, atomicfile.Options{NoSync: s.opts.NoSync})
+	err := atomicfile.Write(s.root, SearchSnapshotFile, b, atomicfile.Options{NoSync: s.opts.NoSync})
+	if dropped+int64(cap(b)) >= releaseAfter {
+		// Hundreds of MiB at 100,000 entries, let go by a process that may now sit idle: with
+		// no allocation no collection comes to free them, and the runtime's scavenger hands
+		// freed memory back at about 1 % of a CPU, so the first start stayed ~770 MiB resident
+		// where a start from the snapshot needs ~230. One collection now, in the background.
+		b = nil
+		debug.FreeOSMemory()
+	}
+	return err
 }
+
+// releaseAfter is how much memory writeSearchSnapshot must have let go before it returns it to
+// the system at once (a full collection: not worth it for small sites).
+const releaseAfter = 64 << 20
 
 // decodeSearchSnapshot checks the header and splits the payload into collections; the sections
 // share raw's memory and are decoded (and checked) by search.Decode when first used.
@@ -122,7 +152,7 @@ func decodeSearchSnapshot(raw []byte) (map[string]string, error) {
 	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(raw[12:]) {
 		return nil, fmt.Errorf("%w: checksum mismatch", errCorrupt)
 	}
-	d := snapDecoder{bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
+	d := snapDecoder{Decoder: bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
 	n := d.Count(2)
 	out := make(map[string]string, n)
 	for range n {

@@ -45,6 +45,8 @@ import (
 	"time"
 
 	"cms/content"
+	"cms/content/entryfile"
+	"cms/content/frontmatter"
 	"cms/content/internal/atomicfile"
 	"cms/content/query"
 )
@@ -122,6 +124,7 @@ type snapState struct {
 	pendingDefs atomic.Bool // a definitions change waits to be published (PublishDefs)
 	timerMu     sync.Mutex
 	timer       *time.Timer
+	flushing    atomic.Bool // flushSnapshot runs (Background)
 }
 
 func (s *Index) snapWriter() bool { return s.snap != nil && !s.opts.ReadOnly }
@@ -310,6 +313,26 @@ func (s *Index) loadLocked(ctx context.Context, write bool) error {
 	return nil
 }
 
+// Background names the work the index has scheduled or is doing in the background:
+// "indexSnapshot" (a snapshot write, which also writes the full-text index snapshot, building
+// it first) and "indexVerify" (the check of a loaded snapshot against the files). A benchmark
+// waits until it is empty before it measures; an operator sees why a fresh process is busy.
+func (s *Index) Background() []string {
+	var out []string
+	if s.snap != nil {
+		s.snap.timerMu.Lock()
+		scheduled := s.snap.timer != nil
+		s.snap.timerMu.Unlock()
+		if scheduled || s.snap.flushing.Load() {
+			out = append(out, "indexSnapshot")
+		}
+	}
+	if s.verifying.Load() {
+		out = append(out, "indexVerify")
+	}
+	return out
+}
+
 // verifyDelay is how long after loading the snapshot the background check starts: it stats
 // every entry file (about a third of a second of CPU at 100,000 entries), which would otherwise
 // compete with the rest of start-up for the CPUs.
@@ -324,8 +347,10 @@ func (s *Index) verifyInBackground(colls []snapColl) {
 		handles[i] = c.handle
 	}
 	s.wg.Add(1)
+	s.verifying.Store(true)
 	go func() {
 		defer s.wg.Done()
+		defer s.verifying.Store(false)
 		t := time.NewTimer(verifyDelay)
 		defer t.Stop()
 		select {
@@ -651,6 +676,8 @@ func (s *Index) snapshotChanged() {
 
 // flushSnapshot is the delayed snapshot rewrite.
 func (s *Index) flushSnapshot() {
+	s.snap.flushing.Store(true) // before the timer is cleared: Background sees one or the other
+	defer s.snap.flushing.Store(false)
 	s.snap.timerMu.Lock()
 	s.snap.timer = nil
 	s.snap.timerMu.Unlock()
@@ -795,12 +822,15 @@ func (s *Index) closeSnapshot() {
 // decode sets e.Data from the snapshot bytes the first time it is needed. Entries are shared, so
 // this is the one write to an entry after it joined the index; sync.Once orders it before every
 // read that follows a hand-out.
-func (it *indexed) decode() {
+func (it *indexed) decode() { it.decodeShared(nil) }
+
+// decodeShared is decode sharing repeated strings through shared (may be nil).
+func (it *indexed) decodeShared(shared *frontmatter.Interner) {
 	if it.raw == "" {
 		return
 	}
 	it.once.Do(func() {
-		m, err := decodeData(it.raw)
+		m, err := decodeData(it.raw, shared)
 		if err != nil {
 			// The checksum matched, so only a writer bug gets here; show the entry without
 			// custom fields rather than fail every request that lists it.
@@ -828,8 +858,9 @@ func (ix *collIndex) ensureAllData() {
 	}
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	shared := entryfile.NewInterner()
 	for _, it := range ix.entries {
-		it.decode()
+		it.decodeShared(shared)
 	}
 	ix.allDecoded.Store(true)
 }

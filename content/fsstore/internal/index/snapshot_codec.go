@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"cms/content"
+	"cms/content/frontmatter"
 )
 
 // The index snapshot file is a 32-byte header followed by a payload:
@@ -193,7 +194,7 @@ func decodeSnapshot(raw []byte) (uint64, []snapColl, error) {
 	}
 	// The strings of the index alias raw instead of copying it (a copy showed in cold-start
 	// profiles): raw comes from one file read and is never written again.
-	d := snapDecoder{bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
+	d := snapDecoder{Decoder: bindec.Decoder{S: unsafe.String(unsafe.SliceData(payload), len(payload)), Corrupt: errCorrupt}}
 	colls, err := d.collections()
 	if err != nil {
 		return 0, nil, err
@@ -201,7 +202,10 @@ func decodeSnapshot(raw []byte) (uint64, []snapColl, error) {
 	return gen, colls, nil
 }
 
-type snapDecoder struct{ bindec.Decoder }
+type snapDecoder struct {
+	bindec.Decoder
+	shared *frontmatter.Interner // for decodeData
+}
 
 func (d *snapDecoder) collections() ([]snapColl, error) {
 	n := d.Count(4)
@@ -248,9 +252,10 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 	return colls, d.Err
 }
 
-// decodeData decodes the data map of one entry, stored by encodeSnapshot.
-func decodeData(raw string) (*content.Map, error) {
-	d := snapDecoder{bindec.Decoder{S: raw, Corrupt: errCorrupt}}
+// decodeData decodes the data map of one entry, stored by encodeSnapshot, sharing repeated
+// strings through shared (may be nil).
+func decodeData(raw string, shared *frontmatter.Interner) (*content.Map, error) {
+	d := snapDecoder{bindec.Decoder{S: raw, Corrupt: errCorrupt}, shared}
 	m := d.mapValue(0)
 	if d.Err == nil && d.Off != len(d.S) {
 		d.Fail("trailing bytes after the data")
@@ -307,7 +312,7 @@ func (d *snapDecoder) value(depth int) any {
 		d.Off += 8
 		return math.Float64frombits(bits)
 	case tagString:
-		return d.Str()
+		return d.shared.String(d.Str())
 	case tagList:
 		n := d.Count(1)
 		l := make([]any, n)

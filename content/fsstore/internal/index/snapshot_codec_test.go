@@ -111,7 +111,7 @@ func TestSnapshotCodecRejects(t *testing.T) {
 		"truncated":      {2, 1, 'k', tagTrue},
 		"too deep":       deepList(maxValueDepth + 2),
 	} {
-		if _, err := decodeData(string(data)); !errors.Is(err, errCorrupt) {
+		if _, err := decodeData(string(data), nil); !errors.Is(err, errCorrupt) {
 			t.Errorf("data %s: err = %v, want errCorrupt", name, err)
 		}
 	}
@@ -269,4 +269,10 @@ func BenchmarkSnapshotDecodeAllData(b *testing.B) {
 			it.decode()
 		}
 	}
+}
+
+func newIndexed(e *content.Entry, mtime, size int64) *indexed {
+	it := &indexed{e: e, size: size}
+	it.mtime.Store(mtime)
+	return it
 }
