@@ -70,8 +70,8 @@ type Renderer interface {
 type Deps struct {
 	Store    Store
 	Markdown Renderer
-	// Bodies, if set, keeps rendered entry bodies, shared with the website: an entry either
-	// renders is not read or rendered again by the other.
+	// Bodies, if set, are the rendered entry bodies the website keeps: an entry a page showed is
+	// not read or rendered again here. The API does not add to them (it caches its encodings).
 	Bodies *markdown.Bodies
 	// Resources, if set, serves the public globals, navigation, taxonomies and collections.
 	Resources ResourceStore
