@@ -3,7 +3,6 @@ package publicentries
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"hash/crc32"
@@ -317,20 +316,25 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// Each item's encoding, then the response built at its final size. Its ETag is not a
-	// SHA-256 of the body (tens of kilobytes when the items carry their html): it is one of the
-	// query, the items' file hashes and the meta, which tells edits apart for certain, and a
-	// CRC-32C of the body (a few microseconds), which covers what else shapes the bytes (urls
-	// from the definitions, rendering) without relying on this process's generation counters,
-	// so the tag is the same from every process serving the same content.
+	// hash of the body (tens of kilobytes when the items carry their html): it is a SHA-256 of
+	// the query, each item's file hash and the CRC-32C of its encoding, and the meta. The hashes
+	// tell edits apart for certain; the checksums, computed once when an item is encoded (a
+	// projection's here, it is small), cover what else shapes the bytes (urls from the
+	// definitions, rendering) without relying on this process's generation counters, so the tag
+	// is the same from every process serving the same content.
 	frags := make([][]byte, 0, len(entries))
 	ids := make([]byte, 0, len(key)+len(entries)*72+64)
 	ids = append(ids, key...)
 	for _, e := range entries {
 		var frag []byte
+		var tag string // the item's hash and checksum
 		if q.Fields != nil {
 			frag, err = a.projected(c, e, q.Fields, st)
+			if err == nil {
+				tag = e.Hash + "-" + crc36(frag)
+			}
 		} else {
-			frag, _, err = a.entryJSON(c, e, st)
+			frag, tag, err = a.entryJSON(c, e, st)
 		}
 		if err != nil {
 			if content.IsNotFound(err) {
@@ -339,7 +343,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		frags = append(frags, frag)
-		ids = append(append(ids, 0), e.Hash...)
+		ids = append(append(ids, 0), tag...)
 	}
 	meta := `],"meta":{"total":` + strconv.Itoa(total) + `,"offset":` + strconv.Itoa(q.Offset) + `,"limit":` + strconv.Itoa(q.Limit) + `}}`
 	ids = append(append(ids, 0), meta...)
@@ -376,7 +380,6 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	body = append(body, meta...)
 	sum := sha256.Sum256(ids)
-	binary.BigEndian.PutUint32(sum[8:], crc32.Checksum(body, castagnoli))
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	if admit {
 		a.lists.put(key, len(key), version, body, etag)
