@@ -86,11 +86,15 @@ func Stack(h http.Handler, log *slog.Logger) http.Handler {
 				attrs = append(attrs, slog.String("err", info.Err.Error()))
 			}
 			// The record is built here rather than by log.LogAttrs, which looks up its
-			// caller's program counter on every call for a source no access line shows.
+			// caller's program counter on every call for a source no access line shows; the
+			// process's own handler writes the line directly.
 			if hd := log.Handler(); hd.Enabled(r.Context(), level) {
-				rec := slog.NewRecord(time.Now(), level, "request", 0)
-				rec.AddAttrs(attrs...)
-				_ = hd.Handle(r.Context(), rec)
+				now := time.Now()
+				if lh, ok := hd.(*LogHandler); !ok || !lh.writeLine(now, level, "request", attrs) {
+					rec := slog.NewRecord(now, level, "request", 0)
+					rec.AddAttrs(attrs...)
+					_ = hd.Handle(r.Context(), rec)
+				}
 			}
 		}()
 		h.ServeHTTP(rec, r)

@@ -35,6 +35,7 @@ import (
 	"cms/content/pagecache"
 	"cms/handlers/web"
 	"cms/runtime/config"
+	"cms/runtime/serve"
 )
 
 // Services are built once per process and shared by every group.
@@ -81,7 +82,6 @@ func (s *Services) OnClose(f func() error) { s.closers = append(s.closers, f) }
 func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(cfg.Log.Level))
-	opts := &slog.HandlerOptions{Level: level}
 	format := cfg.Log.Format
 	if format == "" {
 		format = "text"
@@ -89,10 +89,7 @@ func NewLogger(cfg config.Config, w io.Writer) *slog.Logger {
 			format = "json"
 		}
 	}
-	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
-	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(serve.NewLogHandler(w, format == "json", level))
 }
 
 // writeDependent are the options spec rule 4 switches off without durable writable storage.
