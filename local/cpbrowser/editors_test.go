@@ -92,6 +92,9 @@ func TestEditors(t *testing.T) {
 	if !strings.HasSuffix(eval[string](b, `location.pathname`), "/_new") {
 		t.Fatal("an entry without its required rich text was saved")
 	}
+	// The focus goes to the field in error; the editor takes it on the next animation frame, so
+	// wait for it there before moving it on (a Focus sent sooner was taken back by the editor).
+	b.waitJS(`!!document.activeElement?.closest('[data-field="story"] .rt-input')`)
 
 	// The toolbar is one Tab stop whose arrow keys go round every button, Undo and Redo too
 	// while they have nothing to do.

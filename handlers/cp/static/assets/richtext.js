@@ -113,12 +113,16 @@ export function richTextEditor(o) {
     linkInput.focus();
   }
   function closeLink() { linkRow.hidden = true; }
+  // The editor takes the focus back only once the link is set: its focus command lands on the
+  // next animation frame, and taken on a refused address it would pull the caret out of the
+  // address field after the message put it there.
   function setLink() {
     const href = linkInput.value.trim();
-    const chain = editor.chain().focus().extendMarkRange('link');
-    if (href === '') { chain.unsetLink().run(); closeLink(); return; }
+    const chain = editor.chain().extendMarkRange('link');
+    if (href === '') { chain.unsetLink().run(); closeLink(); editor.commands.focus(); return; }
     if (!chain.setLink({ href }).run()) { show(linkNote, 'Links may only go to http(s), mailto: or tel: addresses, or a path of this site.'); linkInput.focus(); return; }
     closeLink();
+    editor.commands.focus();
   }
   linkInput.addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter') { ev.preventDefault(); setLink(); }
