@@ -20,3 +20,23 @@ func TestCacheHoldsWhatItCounts(t *testing.T) {
 		t.Error("an exact body was copied")
 	}
 }
+
+// An entry's cache version changes with its hash (whatever its form) and with the definitions.
+func TestEntryVersion(t *testing.T) {
+	t.Parallel()
+	hex1 := "479dc76215d94854843bed5f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
+	hex2 := "479dc76215d94855843bed5f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
+	seen := map[uint64]string{}
+	for _, h := range []string{hex1, hex2, "", "short", "not-hex-but-long-enough-xyz", "not-hex-but-long-enough-xyw"} {
+		for _, defs := range []uint64{0, 1, 2} {
+			v := entryVersion(h, defs)
+			if other, ok := seen[v]; ok {
+				t.Errorf("%q at %d has the version of %s", h, defs, other)
+			}
+			seen[v] = h
+			if entryVersion(h, defs) != v {
+				t.Errorf("%q at %d: not stable", h, defs)
+			}
+		}
+	}
+}
