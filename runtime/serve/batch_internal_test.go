@@ -185,6 +185,9 @@ func TestBatchConn(t *testing.T) {
 	if err := c.Release(); err != nil {
 		t.Fatal(err)
 	}
+	if c.held != nil || c.heldp != nil { // an idle connection keeps no buffer
+		t.Errorf("after Release the connection still holds a buffer of %d bytes", cap(c.held))
+	}
 	if _, err := c.Write([]byte("three ")); err != nil {
 		t.Fatal(err)
 	}
