@@ -16,6 +16,7 @@ require (
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/google/uuid v1.6.0
 	github.com/graphql-go/graphql v0.8.1
+	github.com/klauspost/compress v1.20.3
 	github.com/tetratelabs/wazero v1.12.0
 	github.com/yuin/goldmark v1.8.7
 	golang.org/x/crypto v0.58.0

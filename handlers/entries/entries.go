@@ -29,6 +29,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sync"
 
 	"cms/content"
 	"cms/content/lru"
@@ -112,6 +113,7 @@ type Deps struct {
 type api struct {
 	Deps
 	cache *lru.Cache[string, fragment]
+	bufs  sync.Pool // buffers responses are built in (*[]byte)
 }
 
 // New builds the group's handler.

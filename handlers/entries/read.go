@@ -1,7 +1,7 @@
 package entries
 
 import (
-	"bytes"
+	"cms/content/packed"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -82,18 +82,25 @@ func pathSlug(r *http.Request) (string, error) {
 	return s, nil
 }
 
-// fragment returns the encoded entry for meta (an index entry) and the hash it was encoded from,
-// reading the file only when the cache has no body for meta's hash.
-func (a *api) fragment(c *content.Collection, meta *content.Entry) ([]byte, string, error) {
+// appendFragment appends the encoded entry for meta (an index entry) to dst and returns the
+// hash it was encoded from, reading the file only when the cache has no body for meta's hash.
+// On an error dst is returned as it was.
+func (a *api) appendFragment(dst []byte, c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	key := fragKey(c.Handle, meta.Slug)
 	if f, ok := a.cache.GetValid(key, func(f fragment) bool { return f.hash == meta.Hash && f.route == c.Route }); ok {
-		return f.body, meta.Hash, nil
+		if out, err := f.body.AppendTo(dst); err == nil {
+			return out, meta.Hash, nil
+		}
 	}
 	e, err := a.Store.Entry(c.Handle, meta.Slug)
 	if err != nil {
-		return nil, "", err
+		return dst, "", err
 	}
-	return a.remember(c, e)
+	body, hash, err := a.remember(c, e)
+	if err != nil {
+		return dst, "", err
+	}
+	return append(dst, body...), hash, nil
 }
 
 // remember encodes an entry just read or written and caches it under its hash.
@@ -102,9 +109,24 @@ func (a *api) remember(c *content.Collection, e *content.Entry) ([]byte, string,
 	if err != nil {
 		return nil, "", err
 	}
-	key, f := fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: body}
+	key, f := fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: packed.Pack(body)}
 	a.cache.Put(key, f, f.cost(key))
 	return body, e.Hash, nil
+}
+
+// buf returns a buffer to build a response in; release gives it back.
+func (a *api) buf() *[]byte {
+	if bp, _ := a.bufs.Get().(*[]byte); bp != nil {
+		*bp = (*bp)[:0]
+		return bp
+	}
+	return new([]byte)
+}
+
+func (a *api) release(bp *[]byte) {
+	if cap(*bp) <= 1<<20 {
+		a.bufs.Put(bp)
+	}
 }
 
 type listMeta struct {
@@ -137,38 +159,42 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	buf.WriteString(`{"data":[`)
+	bp := a.buf()
+	defer a.release(bp)
+	body := append(*bp, `{"data":[`...)
 	n := 0
 	for _, m := range metas {
-		var body []byte
+		at := len(body)
+		if n > 0 {
+			body = append(body, ',')
+		}
 		if q.Fields != nil {
-			body, err = a.projected(c, m, q.Fields)
+			var frag []byte
+			if frag, err = a.projected(c, m, q.Fields); err == nil {
+				body = append(body, frag...)
+			}
 		} else {
-			body, _, err = a.fragment(c, m)
+			body, _, err = a.appendFragment(body, c, m)
 		}
 		if err != nil {
 			if content.IsNotFound(err) {
+				body = body[:at]
 				total-- // deleted since the index was read
 				continue
 			}
 			return err
 		}
-		if n > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(body)
 		n++
 	}
-	buf.WriteString(`],"meta":`)
+	body = append(body, `],"meta":`...)
 	meta, err := json.Marshal(listMeta{Total: total, Offset: q.Offset, Limit: q.Limit})
 	if err != nil {
 		return err
 	}
-	buf.Write(meta)
-	buf.WriteByte('}')
+	body = append(append(body, meta...), '}')
+	*bp = body
 	w.Header().Set("Cache-Control", "private, no-cache")
-	web.WriteJSONBytes(w, http.StatusOK, buf.Bytes())
+	web.WriteJSONBytes(w, http.StatusOK, body)
 	return nil
 }
 
@@ -268,7 +294,10 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body, hash, err := a.fragment(c, meta)
+	bp := a.buf()
+	defer a.release(bp)
+	body, hash, err := a.appendFragment(*bp, c, meta)
+	*bp = body
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"cms/content/lru"
+	"cms/content/packed"
 )
 
 // cache holds encoded responses (or entries) and their ETags keyed by request ([lru.Cache]),
@@ -18,11 +19,11 @@ type cached struct {
 	etag    string
 }
 
-// entryKey names an entry without building a string per lookup; with seo set, it names the
-// entry's encoded SEO object on site, which shares the entry's cache and version.
+// entryKey names an entry's encoding for a link form (linkForm) without building a string per
+// lookup; with seo set, it names the entry's whole response with its SEO object for a site.
 type entryKey struct {
-	collection, slug, site string
-	seo                    bool
+	collection, slug, site, form string
+	seo                          bool
 }
 
 func newCache[K comparable](maxBytes int64) cache[K] { return cache[K]{lru.New[K, cached](maxBytes)} }
@@ -43,6 +44,54 @@ func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag strin
 		body = bytes.Clone(body)
 	}
 	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
+}
+
+// packedCache holds encoded entries compressed ([packed.Bytes]): half the memory for an
+// entry's response, and a microsecond or so per read to expand it into the response being
+// built. Entries are most of what this API caches (one per published entry a client reads),
+// so compressing them lets the default budget keep every entry of a 10,000-entry site.
+type packedCache[K comparable] struct{ lru *lru.Cache[K, packedEntry] }
+
+type packedEntry struct {
+	version uint64
+	body    packed.Bytes
+	entryTags
+}
+
+// entryTags describe a cached entry: the ETag of the cached response, and when it is a single
+// entry's whole response with its SEO object, the length of the list item it holds (its
+// members: they follow {"data":, and the item closes after them) and the item's ETag.
+type entryTags struct {
+	etag    string
+	item    int // 0: the body is the item itself
+	itemTag string
+}
+
+func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
+	return packedCache[K]{lru.New[K, packedEntry](maxBytes)}
+}
+
+// appendTo appends the body cached under key for version to dst.
+func (c packedCache[K]) appendTo(dst []byte, key K, version uint64) ([]byte, entryTags, bool) {
+	it, ok := c.lru.GetValid(key, func(it packedEntry) bool { return it.version == version })
+	if !ok {
+		return dst, entryTags{}, false
+	}
+	out, err := it.body.AppendTo(dst)
+	if err != nil {
+		return dst, entryTags{}, false
+	}
+	return out, it.entryTags, true
+}
+
+// put caches body (compressed: the caller keeps its buffer); keyLen is what the key costs.
+func (c packedCache[K]) put(key K, keyLen int, version uint64, body []byte, tags entryTags) {
+	p := packed.Pack(body)
+	cost := keyLen + p.Size() + len(tags.etag)
+	if tags.itemTag != tags.etag {
+		cost += len(tags.itemTag)
+	}
+	c.lru.Put(key, packedEntry{version: version, body: p, entryTags: tags}, int64(cost))
 }
 
 // doorkeeper remembers which keys were asked recently, in a fixed table of their hashes (a

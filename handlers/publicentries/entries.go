@@ -75,24 +75,32 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	if a.SEO != nil {
-		body, etag, err := a.entryWithSEO(c, meta, r)
-		if err != nil {
-			if content.IsNotFound(err) {
-				return web.NotFound("Entry not found")
-			}
-			return err
-		}
-		return a.write(w, r, etag, body)
-	}
-	frag, etag, err := a.entryJSON(c, meta, a.requestSite(r))
+	bp := a.buf()
+	defer a.release(bp)
+	body, etag, err := a.appendResponse(*bp, c, meta, a.view(r))
+	*bp = body
 	if err != nil {
 		if content.IsNotFound(err) {
 			return web.NotFound("Entry not found")
 		}
 		return err
 	}
-	return a.write(w, r, etag, dataOpen, frag, dataClose)
+	return a.write(w, r, etag, body)
+}
+
+// buf returns a buffer to build a response in; release gives it back.
+func (a *api) buf() *[]byte {
+	if bp, _ := a.bufs.Get().(*[]byte); bp != nil {
+		*bp = (*bp)[:0]
+		return bp
+	}
+	return new([]byte)
+}
+
+func (a *api) release(bp *[]byte) {
+	if cap(*bp) <= maxPooledBuf {
+		a.bufs.Put(bp)
+	}
 }
 
 // Constant pieces of a single entry's response, written around the cached fragments.
@@ -103,81 +111,129 @@ var (
 	seoClose  = []byte(`}}`)
 )
 
-// entryWithSEO returns the whole response of a single entry with its resolved SEO object under
-// data.seo, and its ETag: the entry's (file hash and encoding checksum) with the object's
-// checksum and the site's handle, so an SEO document's change shows in every process. It is
-// cached whole, one lookup and one write per request, for the same file hash and definitions
-// (the SEO documents are under resources/) and the request's site. The entry's own encoding is
-// taken from the cache when a list put it there, and not stored again for this response.
-func (a *api) entryWithSEO(c *content.Collection, meta *content.Entry, r *http.Request) ([]byte, string, error) {
-	site := a.Site(r)
-	key := entryKey{collection: c.Handle, slug: meta.Slug, site: site.Handle, seo: true}
-	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
-	if body, etag, ok := a.entries.get(key, version); ok {
-		return body, etag, nil
-	}
-	frag, fragETag, err := a.encodeEntry(c, meta, a.requestSite(r), false)
-	if err != nil {
-		return nil, "", err
-	}
-	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
-		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
-	obj, err := marshal(m.Object())
-	if err != nil {
-		return nil, "", err
-	}
-	// frag is an object: its members, then ,"seo":{...} before its closing brace.
-	body := make([]byte, 0, len(dataOpen)+len(frag)-1+len(seoOpen)+len(obj)+len(seoClose))
-	body = append(append(append(append(append(body, dataOpen...), frag[:len(frag)-1]...), seoOpen...), obj...), seoClose...)
-	etag := fragETag[:len(fragETag)-1] + "-" + crc36(obj) + "-" + site.Handle + `"`
-	a.entries.put(key, len(key.collection)+len(key.slug)+len(key.site), version, body, etag)
-	return body, etag, nil
-}
-
 // crc36 is the CRC-32C of b in base 36: a cheap checksum of an encoded response part for ETags.
 func crc36(b []byte) string {
 	return strconv.FormatUint(uint64(crc32.Checksum(b, castagnoli)), 36)
 }
 
-// entryJSON returns one entry encoded (reading its body and rendering it on a miss) and its
-// ETag. The cache entry is valid while the file hash and the definitions are unchanged, so a
-// list and a single GET share the work and an unchanged entry is never rendered twice.
-func (a *api) entryJSON(c *content.Collection, meta *content.Entry, st content.Site) ([]byte, string, error) {
-	return a.encodeEntry(c, meta, st, true)
+// view is what of a request shapes an entry's encoding: the site its links are for (st, and
+// its link form: the base path and the trailing-slash policy) and, with an SEO resolver, the
+// site whose SEO object a single entry's response carries.
+type view struct {
+	st   content.Site
+	form string
+	seo  *content.Site // nil: no SEO object
 }
 
-// encodeEntry is entryJSON; store=false leaves a miss's encoding out of the cache (for a caller
-// that caches a response holding it).
-func (a *api) encodeEntry(c *content.Collection, meta *content.Entry, st content.Site, store bool) ([]byte, string, error) {
-	defs := a.Store.DefinitionsGeneration()
-	base := linkForm(st) // the url differs by the base path and the trailing-slash policy only
-	key := entryKey{collection: c.Handle, slug: meta.Slug, site: base}
-	version := entryVersion(meta.Hash, defs)
-	if frag, etag, ok := a.entries.get(key, version); ok {
-		return frag, etag, nil
+func (a *api) view(r *http.Request) view {
+	st := a.requestSite(r)
+	v := view{st: st, form: linkForm(st)}
+	if a.SEO != nil {
+		site := a.Site(r)
+		v.seo = &site
 	}
+	return v
+}
+
+func (v view) key(c *content.Collection, slug string) (entryKey, int) {
+	k := entryKey{collection: c.Handle, slug: slug, form: v.form}
+	if v.seo != nil {
+		k.site, k.seo = v.seo.Handle, true
+	}
+	return k, len(k.collection) + len(k.slug) + len(k.form) + len(k.site)
+}
+
+// appendResponse appends the whole response of a single entry to dst and returns its ETag.
+// With an SEO resolver the response carries the entry's SEO object under data.seo and its ETag
+// is the entry's (file hash and encoding checksum) with the object's checksum and the site's
+// handle, so an SEO document's change shows in every process. On an error dst is returned as
+// it was.
+func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
+	if v.seo == nil {
+		out, tag, err := a.appendItem(append(dst, dataOpen...), c, meta, v)
+		if err != nil {
+			return dst, "", err
+		}
+		return append(out, dataClose...), tag, nil
+	}
+	key, keyLen := v.key(c, meta.Slug)
+	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
+	if out, it, ok := a.entries.appendTo(dst, key, version); ok {
+		return out, it.etag, nil
+	}
+	it, body, err := a.encode(c, meta, v)
+	if err != nil {
+		return dst, "", err
+	}
+	a.entries.put(key, keyLen, version, body, it)
+	return append(dst, body...), it.etag, nil
+}
+
+// appendItem appends one entry's encoding as a list item (the response's data member) to dst
+// and returns its ETag (the file's hash and the encoding's checksum). On an error dst is
+// returned as it was.
+//
+// An entry is encoded (its body read and rendered) once per file hash and definitions, and
+// cached once per view, as what a single GET answers: with an SEO resolver, the whole response
+// with its SEO object, whose leading part is the item (the SEO object is its last member). So a
+// list and a single GET share one cached value and the work, and an unchanged entry is never
+// rendered twice.
+func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
+	key, keyLen := v.key(c, meta.Slug)
+	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
+	at := len(dst)
+	out, it, ok := a.entries.appendTo(dst, key, version)
+	if !ok {
+		var body []byte
+		var err error
+		if it, body, err = a.encode(c, meta, v); err != nil {
+			return dst, "", err
+		}
+		a.entries.put(key, keyLen, version, body, it)
+		out = append(dst, body...)
+	}
+	if it.item > 0 { // a whole response: {"data": + the item's members + ,"seo":...}}
+		n := copy(out[at:], out[at+len(dataOpen):at+len(dataOpen)+it.item])
+		out = append(out[:at+n], '}')
+	}
+	return out, it.itemTag, nil
+}
+
+// encode reads, renders and encodes an entry for v: what appendResponse answers with an SEO
+// resolver (and appendItem takes the item from), else the item.
+func (a *api) encode(c *content.Collection, meta *content.Entry, v view) (entryTags, []byte, error) {
 	e, html, err := a.body(c, meta)
 	if err != nil {
-		return nil, "", err
+		return entryTags{}, nil, err
 	}
 	pe := publicEntry{Title: e.Title, Slug: e.Slug, Status: e.Status, Author: e.Author, Collection: e.Collection,
-		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: entryLink(st, c, e), Content: e.Content, HTML: html, Data: e.Data}
+		CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, URL: entryLink(v.st, c, e), Content: e.Content, HTML: html, Data: e.Data}
 	if pe.Data == nil {
 		pe.Data = content.NewMap(0)
 	}
 	frag, err := marshal(pe)
 	if err != nil {
-		return nil, "", err
+		return entryTags{}, nil, err
 	}
 	// The ETag is the file's hash and the encoding's CRC-32C (computed once, on this miss): the
 	// same in every process serving the same files, and another whenever the definitions (a
 	// route, the site's base path or slash policy) change what is encoded. A process-local
 	// counter here could tag a changed url alike after a restart.
-	etag := `"` + shortHash(e.Hash) + "-" + crc36(frag) + `"`
-	if store {
-		a.entries.put(key, len(key.collection)+len(key.slug), entryVersion(e.Hash, defs), frag, etag)
+	tag := `"` + shortHash(e.Hash) + "-" + crc36(frag) + `"`
+	if v.seo == nil {
+		return entryTags{etag: tag, itemTag: tag}, frag, nil
 	}
-	return frag, etag, nil
+	site := *v.seo
+	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
+		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
+	obj, err := marshal(m.Object())
+	if err != nil {
+		return entryTags{}, nil, err
+	}
+	// The item is an object: its members, then ,"seo":{...} before its closing brace.
+	body := make([]byte, 0, len(dataOpen)+len(frag)-1+len(seoOpen)+len(obj)+len(seoClose))
+	body = append(append(append(append(append(body, dataOpen...), frag[:len(frag)-1]...), seoOpen...), obj...), seoClose...)
+	return entryTags{etag: tag[:len(tag)-1] + "-" + crc36(obj) + "-" + site.Handle + `"`, itemTag: tag, item: len(frag) - 1}, body, nil
 }
 
 // marshal encodes v as JSON without escaping every <, > and &: an entry's html is mostly markup,
@@ -320,80 +376,62 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Each item's encoding, then the response built at its final size. Its ETag is not a
+	// The items' encodings are appended to the response as they come. Its ETag is not a
 	// hash of the body (tens of kilobytes when the items carry their html): it is a SHA-256 of
 	// the query, each item's file hash and the CRC-32C of its encoding, and the meta. The hashes
 	// tell edits apart for certain; the checksums, computed once when an item is encoded (a
 	// projection's here, it is small), cover what else shapes the bytes (urls from the
 	// definitions, rendering) without relying on this process's generation counters, so the tag
 	// is the same from every process serving the same content.
-	frags := make([][]byte, 0, len(entries))
+	v := a.view(r)
+	bp := a.buf()
+	defer a.release(bp)
+	body := append(*bp, `{"data":[`...)
 	ids := make([]byte, 0, len(key)+len(entries)*72+64)
 	ids = append(ids, key...)
+	n := 0
 	for _, e := range entries {
-		var frag []byte
+		at := len(body)
+		if n > 0 {
+			body = append(body, ',')
+		}
 		var tag string // the item's hash and checksum
 		if q.Fields != nil {
+			var frag []byte
 			frag, err = a.projected(c, e, q.Fields, st)
 			if err == nil {
 				tag = e.Hash + "-" + crc36(frag)
+				body = append(body, frag...)
 			}
 		} else {
-			frag, tag, err = a.entryJSON(c, e, st)
+			body, tag, err = a.appendItem(body, c, e, v)
 		}
 		if err != nil {
 			if content.IsNotFound(err) {
+				body = body[:at]
 				continue // deleted between index and read; the next version drops it
 			}
 			return err
 		}
-		frags = append(frags, frag)
+		n++
 		ids = append(append(ids, 0), tag...)
 	}
 	meta := `],"meta":{"total":` + strconv.Itoa(total) + `,"offset":` + strconv.Itoa(q.Offset) + `,"limit":` + strconv.Itoa(q.Limit) + `}}`
 	ids = append(append(ids, 0), meta...)
-	size := len(`{"data":[`) + len(meta) + max(len(frags)-1, 0)
-	for _, f := range frags {
-		size += len(f)
-	}
-	// Only a query asked before is cached: most of the distinct queries a client pages through
-	// are asked once, and caching each would only push out the ones asked again. The others are
-	// built in a reused buffer.
-	admit := a.lists.lru.Enabled() && a.seen.again(key)
-	var body []byte
-	if admit {
-		body = make([]byte, 0, size)
-	} else {
-		bp, _ := a.listBufs.Get().(*[]byte)
-		if bp == nil {
-			bp = new([]byte)
-		}
-		defer func() {
-			if cap(*bp) <= maxPooledList {
-				a.listBufs.Put(bp)
-			}
-		}()
-		body = slices.Grow((*bp)[:0], size)
-		*bp = body
-	}
-	body = append(body, `{"data":[`...)
-	for i, f := range frags {
-		if i > 0 {
-			body = append(body, ',')
-		}
-		body = append(body, f...)
-	}
 	body = append(body, meta...)
+	*bp = body
 	sum := sha256.Sum256(ids)
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
-	if admit {
-		a.lists.put(key, len(key), version, body, etag)
+	// Only a query asked before is cached: most of the distinct queries a client pages through
+	// are asked once, and caching each would only push out the ones asked again.
+	if a.lists.lru.Enabled() && a.seen.again(key) {
+		a.lists.put(key, len(key), version, bytes.Clone(body), etag)
 	}
 	return a.write(w, r, etag, body)
 }
 
-// maxPooledList bounds the list buffers kept for reuse.
-const maxPooledList = 1 << 20
+// maxPooledBuf bounds the response buffers kept for reuse.
+const maxPooledBuf = 1 << 20
 
 // castagnoli is the CRC-32C table (computed in hardware where the CPU can) of list ETags.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

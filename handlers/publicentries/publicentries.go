@@ -103,12 +103,12 @@ type Deps struct {
 
 type api struct {
 	Deps
-	sites   *routing.Sites  // nil: every collection is public everywhere
-	entries cache[entryKey] // encoded entry, valid for one file hash + definitions
-	lists   cache[string]   // collection + query -> whole response, valid for one collection version
-	seen    *doorkeeper     // list queries asked recently, which lists admits
-	// listBufs are the buffers of list responses that are not cached (*[]byte).
-	listBufs sync.Pool
+	sites   *routing.Sites        // nil: every collection is public everywhere
+	entries packedCache[entryKey] // encoded entry, valid for one file hash + definitions
+	lists   cache[string]         // collection + query -> whole response, valid for one collection version
+	seen    *doorkeeper           // list queries asked recently, which lists admits
+	// bufs are the buffers responses are built in (*[]byte).
+	bufs sync.Pool
 }
 
 // New builds the group's handler.
@@ -142,7 +142,7 @@ func New(d Deps) (http.Handler, error) {
 	if s, ok := d.Store.(Searcher); ok && d.Search == nil {
 		d.Search = s
 	}
-	a := &api{Deps: d, entries: newCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes), seen: newDoorkeeper()}
+	a := &api{Deps: d, entries: newPackedCache[entryKey](d.CacheBytes), lists: newCache[string](d.ListCacheBytes), seen: newDoorkeeper()}
 	if len(d.Sites) > 0 {
 		a.sites = routing.NewSites(d.Sites)
 	}

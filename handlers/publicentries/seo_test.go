@@ -233,3 +233,96 @@ func BenchmarkSingleEntrySEO(b *testing.B) {
 		})
 	}
 }
+
+// TestListItemsShareSingleEntries: a list's item is the single entry's data without its seo
+// object, and a list's body and ETag do not depend on whether single entries were read first
+// (with an SEO resolver an entry is cached once, as its whole response, and lists take their
+// items from it), nor on whether the group has an SEO resolver at all.
+func TestListItemsShareSingleEntries(t *testing.T) {
+	t.Parallel()
+	dir := contenttest.WriteSite(t, site+seoFiles)
+	plain := func() http.Handler {
+		st := contenttest.OpenStore(t, dir)
+		h, err := publicentries.New(publicentries.Deps{Store: st, Markdown: markdown.New(false)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	const list = "/api/public/entries/blog?sort=title"
+	type result struct {
+		body, etag string
+		singles    map[string]map[string]json.RawMessage // slug -> data members
+	}
+	run := func(h http.Handler, singlesFirst bool) result {
+		var res result
+		var items []map[string]json.RawMessage
+		getList := func() {
+			w := webtest.Do(t, h, webtest.Request{Path: list})
+			if w.Code != http.StatusOK {
+				t.Fatalf("%s: %d %s", list, w.Code, w.Body)
+			}
+			res.body, res.etag = w.Body.String(), w.Header().Get("ETag")
+			var got struct{ Data []map[string]json.RawMessage }
+			webtest.DecodeJSON(t, w, &got)
+			items = got.Data
+		}
+		getSingles := func() {
+			res.singles = map[string]map[string]json.RawMessage{}
+			for _, slug := range []string{"one", "two", "three"} {
+				w := webtest.Do(t, h, webtest.Request{Path: "/api/public/entries/blog/" + slug})
+				if w.Code != http.StatusOK {
+					continue // not published in the fixture
+				}
+				var got struct{ Data map[string]json.RawMessage }
+				webtest.DecodeJSON(t, w, &got)
+				res.singles[slug] = got.Data
+			}
+		}
+		if singlesFirst {
+			getSingles()
+			getList()
+		} else {
+			getList()
+			getSingles()
+		}
+		if len(items) == 0 || len(res.singles) == 0 {
+			t.Fatalf("no items (%d) or no single entries (%d)", len(items), len(res.singles))
+		}
+		for _, it := range items {
+			var slug string
+			_ = json.Unmarshal(it["slug"], &slug)
+			single, ok := res.singles[slug]
+			if !ok {
+				continue
+			}
+			if _, has := it["seo"]; has {
+				t.Errorf("list item %s carries seo", slug)
+			}
+			delete(single, "seo")
+			a, _ := json.Marshal(it)
+			b, _ := json.Marshal(single)
+			if string(a) != string(b) {
+				t.Errorf("list item %s differs from the single entry's data:\n%s\n%s", slug, a, b)
+			}
+		}
+		// Twice more: from the cache now.
+		before := res.body
+		getList()
+		if res.body != before {
+			t.Errorf("the list changed when read again:\n%s\n%s", before, res.body)
+		}
+		return res
+	}
+	results := []result{
+		run(newSEOHandler(t, dir), true),
+		run(newSEOHandler(t, dir), false),
+		run(plain(), true),
+		run(plain(), false),
+	}
+	for i, r := range results[1:] {
+		if r.body != results[0].body || r.etag != results[0].etag {
+			t.Errorf("run %d: list %s %s; want the first run's %s %s", i+1, r.etag, r.body, results[0].etag, results[0].body)
+		}
+	}
+}

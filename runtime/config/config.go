@@ -292,7 +292,7 @@ func Default() Config {
 	c.Server.MaxConnections = 2048
 	c.Server.MaxConnectionsPerAddress = 256
 	c.Server.BodyTimeout = 10 * time.Second
-	c.Memory.CacheMiB = 128
+	c.Memory.CacheMiB = 48
 	c.Log.Level = "info"
 	c.Watch = "notify"
 	c.IndexSnapshot = true

@@ -17,7 +17,7 @@ func TestMemoryKeys(t *testing.T) {
 		cache, limit int
 		wantErr      string // "" = valid
 	}{
-		{"defaults", "", nil, 128, 0, ""},
+		{"defaults", "", nil, 48, 0, ""},
 		{"file", "memory:\n  cacheMiB: 16\n  limitMiB: 256\n", nil, 16, 256, ""},
 		{"environment", "", map[string]string{"CMS_MEMORY_CACHE_MIB": "0", "CMS_MEMORY_LIMIT_MIB": "32"}, 0, 32, ""},
 		{"no caches", "memory:\n  cacheMiB: 0\n", nil, 0, 0, ""},

@@ -68,13 +68,13 @@ func TestDefaultMemoryLimit(t *testing.T) {
 	t.Parallel()
 	const mib = int64(1) << 20
 	for _, tt := range []struct{ live, cached, want int64 }{
-		{10 * mib, 0, (10 + 32 + 16) * mib},            // a small site: the floor governs
-		{64 * mib, 25 * mib, (64 + 39 + 16) * mib},     // 10,000 entries, uncached lists
-		{160 * mib, 128 * mib, (160 + 32 + 16) * mib},  // 10,000 entries, full caches
-		{150 * mib, 42 * mib, (150 + 108 + 16) * mib},  // 100,000 entries, uncached lists
-		{235 * mib, 128 * mib, (235 + 107 + 16) * mib}, // 100,000 entries, full caches: < 400 MiB
-		{100 * mib, 200 * mib, (100 + 32 + 16) * mib},  // a cache figure above the heap (a race)
-		{100 * mib, -1, (100 + 100 + 16) * mib},        // nonsense counts as nothing cached
+		{10 * mib, 0, (10 + 32 + 16) * mib},           // a small site: the floor governs
+		{64 * mib, 25 * mib, (64 + 39 + 16) * mib},    // 10,000 entries, uncached lists
+		{67 * mib, 48 * mib, (67 + 32 + 16) * mib},    // 10,000 entries, full caches
+		{150 * mib, 42 * mib, (150 + 108 + 16) * mib}, // 100,000 entries, uncached lists
+		{155 * mib, 48 * mib, (155 + 107 + 16) * mib}, // 100,000 entries, full caches: < 400 MiB
+		{100 * mib, 200 * mib, (100 + 32 + 16) * mib}, // a cache figure above the heap (a race)
+		{100 * mib, -1, (100 + 100 + 16) * mib},       // nonsense counts as nothing cached
 	} {
 		if got := wire.DefaultMemoryLimit(tt.live, tt.cached); got != tt.want {
 			t.Errorf("DefaultMemoryLimit(%d MiB, %d MiB cached) = %d MiB, want %d MiB", tt.live/mib, tt.cached/mib, got/mib, tt.want/mib)

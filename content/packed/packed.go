@@ -1,0 +1,74 @@
+// Package packed keeps byte strings compressed in memory (S2, the Snappy format's faster
+// successor): what a cache holds of encoded responses takes about half the bytes, and reading
+// one back costs about a microsecond per 6 KB, far less than building it again.
+package packed
+
+import (
+	"errors"
+
+	"github.com/klauspost/compress/s2"
+)
+
+// Bytes is a byte string kept compressed. The zero value is the empty string.
+type Bytes struct {
+	z []byte // the S2 block
+	n int    // the length of the string
+}
+
+// Pack compresses b. A string that does not shrink is kept as it is.
+func Pack(b []byte) Bytes {
+	if len(b) == 0 {
+		return Bytes{}
+	}
+	z := s2.Encode(make([]byte, s2.MaxEncodedLen(len(b))), b)
+	if len(z) >= len(b) {
+		return Bytes{z: clone(b), n: -len(b)}
+	}
+	// Exact size: the encoder's buffer has room for the worst case, about 1/6 more than b.
+	return Bytes{z: clone(z), n: len(b)}
+}
+
+// clone copies b into a slice of exactly its length (append would round the capacity up).
+func clone(b []byte) []byte {
+	out := make([]byte, len(b))
+	copy(out, b)
+	return out
+}
+
+// Len is the length of the string.
+func (p Bytes) Len() int {
+	if p.n < 0 {
+		return -p.n
+	}
+	return p.n
+}
+
+// Size is the memory the packed string takes, for a cache's byte budget.
+func (p Bytes) Size() int { return cap(p.z) }
+
+// errCorrupt would mean memory corruption: a Bytes is only ever made by Pack.
+var errCorrupt = errors.New("packed: corrupt block")
+
+// AppendTo appends the string to dst.
+func (p Bytes) AppendTo(dst []byte) ([]byte, error) {
+	if p.n <= 0 {
+		return append(dst, p.z...), nil
+	}
+	at := len(dst)
+	dst = grow(dst, p.n)
+	out, err := s2.Decode(dst[at:at+p.n], p.z)
+	if err != nil || len(out) != p.n {
+		return dst[:at], errCorrupt
+	}
+	return dst, nil
+}
+
+// grow extends dst by n bytes, reallocating (with room for more) when its capacity is short.
+func grow(dst []byte, n int) []byte {
+	if len(dst)+n <= cap(dst) {
+		return dst[:len(dst)+n]
+	}
+	out := make([]byte, len(dst)+n, 2*cap(dst)+n)
+	copy(out, dst)
+	return out
+}

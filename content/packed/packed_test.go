@@ -1,0 +1,77 @@
+package packed
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestPackRoundTrip(t *testing.T) {
+	entry := []byte(`{"data":{"title":"A post","html":"` + strings.Repeat("<p>Some words, some more words.</p>", 150) + `"}}`)
+	tests := []struct {
+		name    string
+		in      []byte
+		smaller bool // the packed form takes fewer bytes than the input
+	}{
+		{"empty", nil, false},
+		{"one byte", []byte("x"), false},
+		{"incompressible", []byte("\x8f\x01\xee\x52\x99\x10\x7a\xc3"), false},
+		{"an entry", entry, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := Pack(tc.in)
+			if p.Len() != len(tc.in) {
+				t.Fatalf("Len = %d, want %d", p.Len(), len(tc.in))
+			}
+			if tc.smaller && p.Size() >= len(tc.in)/2 {
+				t.Errorf("packed %d bytes into %d, want less than half", len(tc.in), p.Size())
+			}
+			if !tc.smaller && p.Size() > len(tc.in) {
+				t.Errorf("packed %d bytes into %d, more than the input", len(tc.in), p.Size())
+			}
+			for _, prefix := range [][]byte{nil, []byte(`{"data":[`), make([]byte, 3, 4096)} {
+				out, err := p.AppendTo(bytes.Clone(prefix))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(out[:len(prefix)], prefix) || !bytes.Equal(out[len(prefix):], tc.in) {
+					t.Fatalf("AppendTo(%q) = %q, want the prefix then the input", prefix, out)
+				}
+			}
+		})
+	}
+}
+
+// Pack keeps its own copy: the caller may reuse its buffer.
+func TestPackCopies(t *testing.T) {
+	for _, in := range [][]byte{[]byte(strings.Repeat("abc", 100)), []byte("\x8f\x01\xee")} {
+		buf := bytes.Clone(in)
+		p := Pack(buf)
+		for i := range buf {
+			buf[i] = 0
+		}
+		out, err := p.AppendTo(nil)
+		if err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("after the input's buffer changed: %q, %v; want %q", out, err, in)
+		}
+	}
+}
+
+func FuzzPack(f *testing.F) {
+	f.Add([]byte(`{"data":{"html":"<p>x</p>"}}`), []byte("pre"))
+	f.Add([]byte{}, []byte{})
+	f.Fuzz(func(t *testing.T, in, prefix []byte) {
+		p := Pack(in)
+		out, err := p.AppendTo(bytes.Clone(prefix))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(out, append(bytes.Clone(prefix), in...)) {
+			t.Fatalf("round trip of %q after %q = %q", in, prefix, out)
+		}
+		if p.Size() > len(in) {
+			t.Fatalf("packed %d bytes into %d", len(in), p.Size())
+		}
+	})
+}
