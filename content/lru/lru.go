@@ -22,7 +22,10 @@ type Cache[K comparable, V any] struct {
 	size  int64
 	items map[K]*node[K, V]
 	root  node[K, V] // root.next is the most recently used, root.prev the least
+	small node[K, V] // the same for the values shrunk (SetShrink), which go only after all others are
 	pool  *Pool      // nil: max bounds the cache alone (see JoinPool)
+	// shrink, if set, makes a smaller form of a value (see SetShrink).
+	shrink func(V) (V, int64, bool)
 
 	hits, misses atomic.Uint64
 }
@@ -49,6 +52,7 @@ type node[K comparable, V any] struct {
 	val        V
 	cost       int64
 	tick       uint64 // when last used, on the pool's clock (pooled caches only)
+	shrunk     bool   // in its smaller form, or has none: in the small list
 	prev, next *node[K, V]
 }
 
@@ -57,7 +61,22 @@ type node[K comparable, V any] struct {
 func New[K comparable, V any](maxBytes int64) *Cache[K, V] {
 	c := &Cache[K, V]{max: max(maxBytes, 0), items: map[K]*node[K, V]{}}
 	c.root.next, c.root.prev = &c.root, &c.root
+	c.small.next, c.small.prev = &c.small, &c.small
 	return c
+}
+
+// SetShrink has the cache, when it needs room, turn its least recently used value into a
+// smaller form (such as compressed bytes, slower to read) rather than drop it, and drop a value
+// only once every value it holds is in its smaller form (or cannot be: shrink's ok false, or a
+// cost not below the value's); then the least recently used of them goes. So while the budget
+// holds every value as it was put, reads cost nothing more; as it binds, values get smaller
+// before any is lost, since a miss costs far more than reading a smaller form. cost is what the
+// smaller form costs, as Put takes it. shrink runs under the cache's lock. Call it once, before
+// the cache is used.
+func (c *Cache[K, V]) SetShrink(shrink func(val V) (smaller V, cost int64, ok bool)) {
+	if c != nil {
+		c.shrink = shrink
+	}
 }
 
 // Enabled reports whether the cache keeps anything, so a caller can skip building keys.
@@ -114,7 +133,7 @@ func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 	p := c.pool
 	if p == nil {
 		for c.size > c.max {
-			c.remove(c.root.prev)
+			c.evictLRU()
 		}
 		c.mu.Unlock()
 		return
@@ -123,7 +142,7 @@ func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 	// Borrowing is bounded by the cache's own budget: a run of values never read again (uncached
 	// list pages) cannot take over the pool.
 	for c.size > 2*c.max {
-		c.remove(c.root.prev)
+		c.evictLRU()
 	}
 	c.mu.Unlock()
 	if p.full() { // the least recently used values above their caches' budgets go
@@ -175,13 +194,48 @@ func (c *Cache[K, V]) Stats() Stats {
 	return st
 }
 
+// evictLRU makes room: it shrinks the least recently used value not shrunk yet (SetShrink),
+// else drops the least recently used value. Each value is shrunk at most once, so a loop of
+// calls ends.
+func (c *Cache[K, V]) evictLRU() {
+	if c.shrink != nil && c.root.prev != &c.root {
+		n := c.root.prev
+		c.unlink(n)
+		n.shrunk = true
+		if v, cost, ok := c.shrink(n.val); ok && max(cost, 0)+Overhead < n.cost {
+			cost = max(cost, 0) + Overhead
+			c.size += cost - n.cost
+			if c.pool != nil {
+				c.pool.used.Add(cost - n.cost)
+			}
+			n.val, n.cost = v, cost
+		}
+		c.pushFront(n) // among the small values: it goes after every value not yet shrunk
+		return
+	}
+	c.remove(c.lru())
+}
+
+// lru is the value that goes next when nothing can shrink: the least recently used of the
+// small values, else of the others; the root when the cache is empty.
+func (c *Cache[K, V]) lru() *node[K, V] {
+	if c.small.prev != &c.small {
+		return c.small.prev
+	}
+	return c.root.prev
+}
+
 func (c *Cache[K, V]) pushFront(n *node[K, V]) {
 	if c.pool != nil {
 		n.tick = c.pool.clock.Add(1)
 	}
-	n.prev, n.next = &c.root, c.root.next
+	list := &c.root
+	if n.shrunk {
+		list = &c.small
+	}
+	n.prev, n.next = list, list.next
 	n.next.prev = n
-	c.root.next = n
+	list.next = n
 }
 
 func (c *Cache[K, V]) unlink(n *node[K, V]) {

@@ -215,3 +215,88 @@ func TestRegistry(t *testing.T) {
 		t.Error("a nil registry reports caches")
 	}
 }
+
+// A cache that can shrink its values shrinks the least recently used one before it drops any,
+// and drops one only when every value it holds is shrunk (or cannot be): then the least
+// recently used of them.
+func TestShrink(t *testing.T) {
+	t.Parallel()
+	type val struct {
+		cost  int64
+		small bool
+	}
+	halve := func(v val) (val, int64, bool) {
+		if v.cost < 0 { // cannot shrink
+			return v, 0, false
+		}
+		return val{cost: v.cost / 2, small: true}, v.cost / 2, true
+	}
+	const budget = 1000
+	c := lru.New[string, val](budget)
+	c.SetShrink(halve)
+	put := func(k string) { c.Put(k, val{cost: 186}, 186) } // 250 with the overhead
+	check := func(when string, want map[string]bool) { // key -> shrunk; absent keys: dropped
+		t.Helper()
+		for _, k := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+			v, ok := c.Get(k)
+			small, kept := want[k]
+			if ok != kept || ok && v.small != small {
+				t.Errorf("%s, %s: kept %v, small %v; want kept %v, small %v", when, k, ok, v.small, kept, small)
+			}
+		}
+		if c.Bytes() > budget {
+			t.Errorf("%s: %d bytes held, budget %d", when, c.Bytes(), budget)
+		}
+	}
+	// Five values of 250 in 1000 bytes: the three put first shrink (to 93 + 64) and stay.
+	for _, k := range []string{"a", "b", "c", "d", "e"} {
+		put(k)
+	}
+	if c.Len() != 5 || c.Bytes() != 2*250+3*157 {
+		t.Fatalf("after five puts: %d values, %d bytes; want 5 and %d", c.Len(), c.Bytes(), 2*250+3*157)
+	}
+	check("after five puts", map[string]bool{"a": true, "b": true, "c": true, "d": false, "e": false})
+	// The check read a to e in turn. A sixth value shrinks d, e and itself rather than drop a
+	// shrunk value: six kept, all small.
+	put("f")
+	check("after f", map[string]bool{"a": true, "b": true, "c": true, "d": true, "e": true, "f": true})
+	// Now every value is small: a seventh drops the least recently used, a.
+	put("g")
+	check("after g", map[string]bool{"b": true, "c": true, "d": true, "e": true, "f": true, "g": true})
+
+	// A value that cannot shrink goes, once the others are shrunk, as the least recently used.
+	d := lru.New[string, val](budget)
+	d.SetShrink(halve)
+	for _, k := range []string{"x", "y", "z", "w", "v"} {
+		d.Put(k, val{cost: -1}, 186)
+	}
+	if _, ok := d.Get("x"); ok || d.Len() != 4 {
+		t.Errorf("a value that cannot shrink: x kept %v, %d values; want dropped, 4", ok, d.Len())
+	}
+}
+
+// In a pool, a cache above its own budget shrinks its values before it loses any.
+func TestShrinkInPool(t *testing.T) {
+	t.Parallel()
+	p := lru.NewPool()
+	a := lru.New[int, []byte](1000)
+	b := lru.New[int, []byte](1000)
+	a.JoinPool(p)
+	b.JoinPool(p)
+	a.SetShrink(func(v []byte) ([]byte, int64, bool) { return v[:len(v)/2], int64(len(v) / 2), true })
+	for i := range 8 { // 8 × 250: a borrows what b leaves unused
+		a.Put(i, make([]byte, 186), 186)
+	}
+	for i := range 3 { // b claims its own; a shrinks all eight (saving 93 each), then drops one
+		b.Put(i, make([]byte, 186), 186)
+	}
+	if a.Len() != 7 || b.Len() != 3 {
+		t.Errorf("a holds %d values, b %d; want 7 (5 if a could not shrink) and 3", a.Len(), b.Len())
+	}
+	if _, ok := a.Get(0); ok {
+		t.Error("a kept its first value, shrunk and then the least recently used")
+	}
+	if p.Bytes() > p.MaxBytes() {
+		t.Errorf("pool holds %d of %d", p.Bytes(), p.MaxBytes())
+	}
+}

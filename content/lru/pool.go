@@ -95,16 +95,20 @@ func (c *Cache[K, V]) JoinPool(p *Pool) {
 func (c *Cache[K, V]) oldest() (uint64, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.size <= c.max || c.root.prev == &c.root {
+	n := c.lru()
+	if c.size <= c.max || n == &c.root {
 		return 0, false
 	}
-	return c.root.prev.tick, true
+	if c.shrink != nil && c.root.prev != &c.root { // what it would shrink next
+		n = c.root.prev
+	}
+	return n.tick, true
 }
 
 func (c *Cache[K, V]) evictOldest(p *Pool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.size > c.max && p.full() && c.root.prev != &c.root {
-		c.remove(c.root.prev)
+	if c.size > c.max && p.full() && c.lru() != &c.root {
+		c.evictLRU()
 	}
 }

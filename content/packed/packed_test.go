@@ -75,3 +75,28 @@ func FuzzPack(f *testing.F) {
 		}
 	})
 }
+
+// Raw keeps the string as it is; Compress makes it smaller when it can, the same string.
+func TestRawCompress(t *testing.T) {
+	text := []byte(strings.Repeat(`{"title":"A post","html":"<p>words</p>"}`, 100))
+	r := Raw(text)
+	if r.Compressed() || r.Len() != len(text) || r.Size() != len(text) {
+		t.Fatalf("Raw: compressed %v, len %d, size %d", r.Compressed(), r.Len(), r.Size())
+	}
+	c, ok := r.Compress()
+	if !ok || !c.Compressed() || c.Size() >= len(text)/2 {
+		t.Fatalf("Compress: ok %v, compressed %v, size %d of %d", ok, c.Compressed(), c.Size(), len(text))
+	}
+	if _, again := c.Compress(); again {
+		t.Error("a compressed string compressed again")
+	}
+	for _, p := range []Bytes{r, c} {
+		out, err := p.AppendTo([]byte("x"))
+		if err != nil || string(out) != "x"+string(text) {
+			t.Fatalf("AppendTo: %v, %.40q", err, out)
+		}
+	}
+	if _, ok := Raw([]byte("\x8f\x01")).Compress(); ok {
+		t.Error("an incompressible string compressed")
+	}
+}

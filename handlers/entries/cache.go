@@ -5,17 +5,29 @@ import "cms/content/packed"
 // fragment is the encoded JSON of an entry, cached ([lru.Cache]) by collection and slug and
 // valid for one content hash and collection route. The hash comes from the store's index, which
 // follows the files, so an entry is read from disk and encoded once per version rather than once
-// per request; it is kept compressed (about half the bytes), which costs a microsecond or so per
-// read. A hash served from a stale index can only make an update fail with 409: the store
+// per request; once the cache's budget binds, the least recently read are compressed (about half
+// the bytes, a microsecond or two more per read) before any is dropped. A hash served from a stale index can only make an update fail with 409: the store
 // compares it with the file under its lock.
 type fragment struct {
 	hash  string // content hash of the file the body was encoded from
 	route string // the collection route the url was resolved with
 	body  packed.Bytes
+	// keyLen is what its key costs.
+	keyLen int
 }
 
-func (f fragment) cost(key string) int64 {
-	return int64(f.body.Size() + len(key) + len(f.hash) + len(f.route))
+func (f fragment) cost() int64 {
+	return int64(f.body.Size() + f.keyLen + len(f.hash) + len(f.route))
 }
 
 func fragKey(collection, slug string) string { return collection + "/" + slug }
+
+// shrinkFragment is the fragment compressed ([lru.Cache.SetShrink]).
+func shrinkFragment(f fragment) (fragment, int64, bool) {
+	z, ok := f.body.Compress()
+	if !ok {
+		return f, 0, false
+	}
+	f.body = z
+	return f, int64(z.Size() + len(f.hash) + len(f.route) + f.keyLen), true
+}

@@ -134,6 +134,7 @@ func New(d Deps) (http.Handler, error) {
 		d.PublicBasePath = "/api/public"
 	}
 	a := &api{Deps: d, cache: lru.New[string, fragment](d.CacheBytes)}
+	a.cache.SetShrink(shrinkFragment)
 	d.Caches.Register("entries", a.cache)
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/entries/{collection}", a.list)

@@ -109,8 +109,9 @@ func (a *api) remember(c *content.Collection, e *content.Entry) ([]byte, string,
 	if err != nil {
 		return nil, "", err
 	}
-	key, f := fragKey(c.Handle, e.Slug), fragment{hash: e.Hash, route: c.Route, body: packed.Pack(body)}
-	a.cache.Put(key, f, f.cost(key))
+	key := fragKey(c.Handle, e.Slug)
+	f := fragment{hash: e.Hash, route: c.Route, body: packed.Raw(body), keyLen: len(key)}
+	a.cache.Put(key, f, f.cost())
 	return body, e.Hash, nil
 }
 

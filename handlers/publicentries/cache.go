@@ -46,15 +46,17 @@ func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag strin
 	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
 }
 
-// packedCache holds encoded entries compressed ([packed.Bytes]): half the memory for an
-// entry's response, and a microsecond or so per read to expand it into the response being
-// built. Entries are most of what this API caches (one per published entry a client reads),
-// so compressing them lets the default budget keep every entry of a 10,000-entry site.
+// packedCache holds encoded entries as they are until its budget binds, then compressed
+// ([packed.Bytes], [lru.Cache.SetShrink]): the least recently read shrink to about half before
+// any is dropped, at a microsecond or two per read to expand one into the response being built.
+// Entries are most of what this API caches (one per published entry a client reads), so the
+// default budget keeps every entry of a 10,000-entry site.
 type packedCache[K comparable] struct{ lru *lru.Cache[K, packedEntry] }
 
 type packedEntry struct {
 	version uint64
 	body    packed.Bytes
+	cost    int64 // what Put was told, Overhead aside
 	entryTags
 }
 
@@ -68,7 +70,17 @@ type entryTags struct {
 }
 
 func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
-	return packedCache[K]{lru.New[K, packedEntry](maxBytes)}
+	c := lru.New[K, packedEntry](maxBytes)
+	c.SetShrink(func(it packedEntry) (packedEntry, int64, bool) {
+		z, ok := it.body.Compress()
+		if !ok {
+			return it, 0, false
+		}
+		cost := it.cost - int64(it.body.Size()) + int64(z.Size())
+		it.body = z
+		return it, cost, true
+	})
+	return packedCache[K]{c}
 }
 
 // appendTo appends the body cached under key for version to dst.
@@ -84,14 +96,14 @@ func (c packedCache[K]) appendTo(dst []byte, key K, version uint64) ([]byte, ent
 	return out, it.entryTags, true
 }
 
-// put caches body (compressed: the caller keeps its buffer); keyLen is what the key costs.
+// put caches a copy of body; keyLen is what the key costs.
 func (c packedCache[K]) put(key K, keyLen int, version uint64, body []byte, tags entryTags) {
-	p := packed.Pack(body)
+	p := packed.Raw(body)
 	cost := keyLen + p.Size() + len(tags.etag)
 	if tags.itemTag != tags.etag {
 		cost += len(tags.itemTag)
 	}
-	c.lru.Put(key, packedEntry{version: version, body: p, entryTags: tags}, int64(cost))
+	c.lru.Put(key, packedEntry{version: version, body: p, cost: int64(cost), entryTags: tags}, int64(cost))
 }
 
 // doorkeeper remembers which keys were asked recently, in a fixed table of their hashes (a
