@@ -235,7 +235,7 @@ func TestShrink(t *testing.T) {
 	c := lru.New[string, val](budget)
 	c.SetShrink(halve)
 	put := func(k string) { c.Put(k, val{cost: 186}, 186) } // 250 with the overhead
-	check := func(when string, want map[string]bool) { // key -> shrunk; absent keys: dropped
+	check := func(when string, want map[string]bool) {      // key -> shrunk; absent keys: dropped
 		t.Helper()
 		for _, k := range []string{"a", "b", "c", "d", "e", "f", "g"} {
 			v, ok := c.Get(k)
