@@ -9,14 +9,16 @@ import (
 	"cms/content/packed"
 )
 
-// cache holds encoded responses (or entries) and their ETags keyed by request ([lru.Cache]),
-// each valid for one version.
+// cache holds encoded responses and their ETags keyed by request ([lru.Cache]), each valid for
+// one version: as they are, and compressed ([packed.Bytes]) once the budget binds
+// ([lru.Cache.SetShrink]), so more of them stay.
 type cache[K comparable] struct{ lru *lru.Cache[K, cached] }
 
 type cached struct {
 	version uint64
-	body    []byte
+	body    packed.Bytes
 	etag    string
+	cost    int64 // what Put was told, Overhead aside
 }
 
 // entryKey names an entry's encoding for a link form (linkForm) without building a string per
@@ -26,24 +28,48 @@ type entryKey struct {
 	seo                          bool
 }
 
-func newCache[K comparable](maxBytes int64) cache[K] { return cache[K]{lru.New[K, cached](maxBytes)} }
+func newCache[K comparable](maxBytes int64) cache[K] {
+	c := lru.New[K, cached](maxBytes)
+	c.SetShrink(func(it cached) (cached, int64, bool) {
+		z, ok := it.body.Compress()
+		if !ok {
+			return it, 0, false
+		}
+		it.cost += int64(z.Size() - it.body.Size())
+		it.body = z
+		return it, it.cost, true
+	})
+	return cache[K]{c}
+}
 
-func (c cache[K]) get(key K, version uint64) ([]byte, string, bool) {
+// get returns the body cached under key for version: the cached bytes themselves (not to be
+// changed), or, when kept compressed, expanded into *buf (a buffer from api.buf: its storage
+// is the body's until it is released).
+func (c cache[K]) get(buf *[]byte, key K, version uint64) ([]byte, string, bool) {
 	it, ok := c.lru.GetValid(key, func(it cached) bool { return it.version == version })
 	if !ok {
 		return nil, "", false
 	}
-	return it.body, it.etag, true
+	if b, ok := it.body.Plain(); ok {
+		return b, it.etag, true
+	}
+	out, err := it.body.AppendTo((*buf)[:0])
+	if err != nil {
+		return nil, "", false
+	}
+	*buf = out
+	return out, it.etag, true
 }
 
-// put caches body; keyLen is what the key costs. A body with much spare capacity (a grown
-// buffer's, such as a list's) is kept as an exact copy: the budget counts its length, and the
-// cache must not hold up to twice that.
+// put caches body, which the caller must not change afterwards; keyLen is what the key costs. A
+// body with much spare capacity (a grown buffer's) is kept as an exact copy: the budget counts
+// its length, and the cache must not hold up to twice that.
 func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag string) {
 	if cap(body)-len(body) > len(body)/8 {
 		body = bytes.Clone(body)
 	}
-	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
+	cost := int64(keyLen + len(body) + len(etag))
+	c.lru.Put(key, cached{version: version, body: packed.Own(body), etag: etag, cost: cost}, cost)
 }
 
 // packedCache holds encoded entries as they are until its budget binds, then compressed
