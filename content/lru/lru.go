@@ -26,6 +26,8 @@ type Cache[K comparable, V any] struct {
 	pool  *Pool      // nil: max bounds the cache alone (see JoinPool)
 	// shrink, if set, makes a smaller form of a value (see SetShrink).
 	shrink func(V) (V, int64, bool)
+	// borrowAll lets the cache fill all the room its pool has (see BorrowAll).
+	borrowAll bool
 
 	hits, misses atomic.Uint64
 }
@@ -76,6 +78,15 @@ func New[K comparable, V any](maxBytes int64) *Cache[K, V] {
 func (c *Cache[K, V]) SetShrink(shrink func(val V) (smaller V, cost int64, ok bool)) {
 	if c != nil {
 		c.shrink = shrink
+	}
+}
+
+// BorrowAll lets a cache in a pool fill all the room the others leave unused, not only as much
+// again as its own budget: for a cache whose values are read again (entries, pages), which a
+// run of values read once does not fill. Call it once, before the cache is used.
+func (c *Cache[K, V]) BorrowAll() {
+	if c != nil {
+		c.borrowAll = true
 	}
 }
 
@@ -139,9 +150,13 @@ func (c *Cache[K, V]) Put(key K, val V, cost int64) {
 		return
 	}
 	p.used.Add(cost)
-	// Borrowing is bounded by the cache's own budget: a run of values never read again (uncached
-	// list pages) cannot take over the pool.
-	for c.size > 2*c.max {
+	// Borrowing is bounded by the cache's own budget, unless BorrowAll: a run of values never
+	// read again (uncached list pages) cannot take over the pool.
+	limit := 2 * c.max
+	if c.borrowAll {
+		limit = max(limit, p.max.Load())
+	}
+	for c.size > limit {
 		c.evictLRU()
 	}
 	c.mu.Unlock()

@@ -7,8 +7,8 @@ import (
 
 // Pool lets caches lend each other their budgets (memory.cacheMiB is one budget split among
 // the caches). A cache in a pool keeps its own budget and may also fill what the others leave
-// unused, up to twice its own budget and the pool's total (the sum of its members' budgets),
-// so a run of values never read again cannot take over the pool: the cache a workload uses
+// unused, up to twice its own budget (or the pool's total, the sum of its members' budgets,
+// with [Cache.BorrowAll]), so a run of values never read again cannot take over the pool: the cache a workload uses
 // grows into the room of those it does not, instead of evicting at its share while that room
 // stays empty. When the pool is full, the values that go are the least recently used among the
 // caches above their own budgets (an approximate LRU across the caches): a cache within its

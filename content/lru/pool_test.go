@@ -174,3 +174,42 @@ func TestPoolConcurrent(t *testing.T) {
 		t.Errorf("caches hold %d bytes, the pool counts %d of %d", sum, p.Bytes(), p.MaxBytes())
 	}
 }
+
+// A cache that may borrow all (BorrowAll) fills the whole room the others leave, beyond twice
+// its own budget, and gives it back like any other when they need their budgets.
+func TestPoolBorrowAll(t *testing.T) {
+	t.Parallel()
+	p := lru.NewPool()
+	all, twice, c := lru.New[string, int](1000), lru.New[string, int](1000), lru.New[string, int](1000)
+	all.BorrowAll()
+	for _, x := range []*lru.Cache[string, int]{all, twice, c} {
+		x.JoinPool(p)
+	}
+	fill(all, "a", 11, 250) // 2750 of the pool's 3000
+	if n := held(all, "a", 11); n != 11 {
+		t.Errorf("a cache that may borrow all holds %d of 11 values; want all", n)
+	}
+	// The other fills twice its budget: newer than the borrower's values above its budget,
+	// its values push them out, down to the borrower's own 1000.
+	fill(twice, "t", 11, 250)
+	if n := held(twice, "t", 11); n != 8 {
+		t.Errorf("the other cache holds %d values; want twice its budget's 8", n)
+	}
+	if n := held(all, "a", 11); n != 4 {
+		t.Errorf("after the other filled up, the borrower holds %d; want its own budget's 4", n)
+	}
+	if p.Bytes() > p.MaxBytes() {
+		t.Errorf("pool holds %d of %d", p.Bytes(), p.MaxBytes())
+	}
+
+	// Without BorrowAll, a cache stops at twice its budget even with the pool idle.
+	q := lru.NewPool()
+	d, e, f := lru.New[string, int](1000), lru.New[string, int](1000), lru.New[string, int](1000)
+	for _, x := range []*lru.Cache[string, int]{d, e, f} {
+		x.JoinPool(q)
+	}
+	fill(d, "d", 11, 250)
+	if n := held(d, "d", 11); n != 8 {
+		t.Errorf("a cache without BorrowAll holds %d of 11 values in an idle pool; want 8 (twice its budget)", n)
+	}
+}

@@ -135,6 +135,7 @@ func New(d Deps) (http.Handler, error) {
 	}
 	a := &api{Deps: d, cache: lru.New[string, fragment](d.CacheBytes)}
 	a.cache.SetShrink(shrinkFragment)
+	a.cache.BorrowAll() // entries are read again: they may fill what the other caches leave
 	d.Caches.Register("entries", a.cache)
 	rt := web.NewRouter()
 	rt.HandleFunc("GET /api/entries/{collection}", a.list)

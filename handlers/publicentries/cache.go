@@ -97,6 +97,7 @@ type entryTags struct {
 
 func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
 	c := lru.New[K, packedEntry](maxBytes)
+	c.BorrowAll() // entries are read again: they may fill what the other caches leave
 	c.SetShrink(func(it packedEntry) (packedEntry, int64, bool) {
 		z, ok := it.body.Compress()
 		if !ok {

@@ -219,6 +219,7 @@ func New(d Deps) (http.Handler, error) {
 	s := &site{Deps: d, sites: routing.NewSites(d.Sites), sitemaps: map[string]*sitemapList{}}
 	if d.CacheBytes > 0 {
 		s.pages = lru.New[string, *cachedPage](d.CacheBytes)
+		s.pages.BorrowAll() // pages are read again: they may fill what the other caches leave
 		if d.Caches != nil {
 			d.Caches.Register("site.pages", s.pages)
 		}
