@@ -120,24 +120,24 @@ func crc36(b []byte) string {
 // its link form: the base path and the trailing-slash policy) and, with an SEO resolver, the
 // site whose SEO object a single entry's response carries.
 type view struct {
-	st   content.Site
-	form string
-	seo  *content.Site // nil: no SEO object
+	st     content.Site
+	form   string
+	seo    content.Site
+	hasSEO bool // false: no SEO object
 }
 
 func (a *api) view(r *http.Request) view {
 	st := a.requestSite(r)
 	v := view{st: st, form: linkForm(st)}
 	if a.SEO != nil {
-		site := a.Site(r)
-		v.seo = &site
+		v.seo, v.hasSEO = a.Site(r), true
 	}
 	return v
 }
 
 func (v view) key(c *content.Collection, slug string) (entryKey, int) {
 	k := entryKey{collection: c.Handle, slug: slug, form: v.form}
-	if v.seo != nil {
+	if v.hasSEO {
 		k.site, k.seo = v.seo.Handle, true
 	}
 	return k, len(k.collection) + len(k.slug) + len(k.form) + len(k.site)
@@ -149,7 +149,7 @@ func (v view) key(c *content.Collection, slug string) (entryKey, int) {
 // handle, so an SEO document's change shows in every process. On an error dst is returned as
 // it was.
 func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
-	if v.seo == nil {
+	if !v.hasSEO {
 		out, tag, err := a.appendItem(append(dst, dataOpen...), c, meta, v)
 		if err != nil {
 			return dst, "", err
@@ -220,10 +220,10 @@ func (a *api) encode(c *content.Collection, meta *content.Entry, v view) (entryT
 	// route, the site's base path or slash policy) change what is encoded. A process-local
 	// counter here could tag a changed url alike after a restart.
 	tag := `"` + shortHash(e.Hash) + "-" + crc36(frag) + `"`
-	if v.seo == nil {
+	if !v.hasSEO {
 		return entryTags{etag: tag, itemTag: tag}, frag, nil
 	}
-	site := *v.seo
+	site := v.seo
 	m := a.SEO.Resolve(seo.Subject{Site: site, Kind: "entry", Section: c.Handle, Path: content.EntryURL(c, meta),
 		Title: meta.Title, Slug: meta.Slug, CreatedAt: meta.CreatedAt, UpdatedAt: meta.UpdatedAt, Data: meta.Data})
 	obj, err := marshal(m.Object())
