@@ -115,7 +115,8 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 
 // DefaultMemoryLimit is the soft memory limit of a server that was given none, for a live heap
 // of live bytes (the index and what the caches hold now) of which the caches hold cached: room
-// for garbage, and 16 MiB for the runtime's own memory. The room sets the collector's cost:
+// for garbage, and for the runtime's own memory (stacks, the collector's metadata: a few percent
+// of the heap) a sixteenth of the live heap, at least 8 MiB. The room sets the collector's cost:
 // each cycle marks the live heap and cycles come once per room's worth of allocation. Marking
 // costs little for the caches' contents (byte slices, which the collector marks without reading)
 // and much for the rest (the entry index: some millions of pointers at 100,000 entries), so the
@@ -130,7 +131,7 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 //     allocates much, such as uncached lists, at a cost in CPU far above the memory saved. A
 //     10,000-entry site (its index ~10 MiB) stays at this floor, full caches or not, and so
 //     within issue 18's peak RSS target of 150 MiB as far as the caches' budget allows (with
-//     the default memory.cacheMiB of 48, about 140 MiB under the bench's load); a
+//     the default memory.cacheMiB of 48, about 136 MiB under the bench's load); a
 //     100,000-entry site (~100 MiB of index) stays within its 400 MiB with full caches.
 //
 // SetDefaultMemoryLimit keeps it following the live heap, so the collector keeps the heap near
@@ -139,7 +140,7 @@ func SetMemoryLimit(limitMiB int, getenv func(string) string, log *slog.Logger) 
 // byte-bounded (memory.cacheMiB), so the live heap, and this limit, are too.
 func DefaultMemoryLimit(live, cached int64) int64 {
 	cached = min(max(cached, 0), live)
-	return live + max(live-cached, 32<<20) + 16<<20
+	return live + max(live-cached, 32<<20) + max(live/16, 8<<20)
 }
 
 // CachedBytes is what the process's caches hold now (the pool's bytes).

@@ -60,21 +60,22 @@ func TestMemoryLimit(t *testing.T) {
 }
 
 // With no limit configured, a server's limit follows its live heap: room for garbage as large
-// as the live heap outside the caches (at least 32 MiB) and 16 MiB for the runtime, so a server
-// whose caches are not full does not hold memory for them, a growing live heap always has room,
-// full caches buy no room, and a large index gets room in proportion, so the collector's
-// marking per allocated byte does not grow with the site.
+// as the live heap outside the caches (at least 32 MiB) and a sixteenth of the live heap (at
+// least 8 MiB) for the runtime's own memory, so a server whose caches are not full does not hold
+// memory for them, a growing live heap always has room, full caches buy no room, and a large
+// index gets room in proportion, so the collector's marking per allocated byte does not grow
+// with the site.
 func TestDefaultMemoryLimit(t *testing.T) {
 	t.Parallel()
 	const mib = int64(1) << 20
 	for _, tt := range []struct{ live, cached, want int64 }{
-		{10 * mib, 0, (10 + 32 + 16) * mib},           // a small site: the floor governs
-		{64 * mib, 25 * mib, (64 + 39 + 16) * mib},    // 10,000 entries, uncached lists
-		{67 * mib, 48 * mib, (67 + 32 + 16) * mib},    // 10,000 entries, full caches
-		{150 * mib, 42 * mib, (150 + 108 + 16) * mib}, // 100,000 entries, uncached lists
-		{155 * mib, 48 * mib, (155 + 107 + 16) * mib}, // 100,000 entries, full caches: < 400 MiB
-		{100 * mib, 200 * mib, (100 + 32 + 16) * mib}, // a cache figure above the heap (a race)
-		{100 * mib, -1, (100 + 100 + 16) * mib},       // nonsense counts as nothing cached
+		{10 * mib, 0, (10 + 32 + 8) * mib},            // a small site: the floors govern
+		{64 * mib, 25 * mib, (64 + 39 + 8) * mib},     // 10,000 entries, uncached lists
+		{67 * mib, 48 * mib, (67 + 32 + 8) * mib},     // 10,000 entries, full caches
+		{160 * mib, 42 * mib, (160 + 118 + 10) * mib}, // 100,000 entries, uncached lists
+		{208 * mib, 48 * mib, (208 + 160 + 13) * mib}, // 100,000 entries, full caches: < 400 MiB
+		{100 * mib, 200 * mib, (100 + 32 + 8) * mib},  // a cache figure above the heap (a race)
+		{100 * mib, -1, (100 + 100 + 8) * mib},        // nonsense counts as nothing cached
 	} {
 		if got := wire.DefaultMemoryLimit(tt.live, tt.cached); got != tt.want {
 			t.Errorf("DefaultMemoryLimit(%d MiB, %d MiB cached) = %d MiB, want %d MiB", tt.live/mib, tt.cached/mib, got/mib, tt.want/mib)
@@ -83,7 +84,7 @@ func TestDefaultMemoryLimit(t *testing.T) {
 	for live := int64(0); live < 2<<30; live += 7 * mib {
 		for _, cached := range []int64{0, live / 2, live} {
 			got := wire.DefaultMemoryLimit(live, cached)
-			if room := got - live - 16*mib; room < 32*mib || room < live-cached || room > max(32*mib, live) {
+			if room := got - live - max(live/16, 8*mib); room < 32*mib || room < live-cached || room > max(32*mib, live) {
 				t.Fatalf("live heap %d MiB, %d MiB cached: limit %d MiB", live/mib, cached/mib, got/mib)
 			}
 		}
