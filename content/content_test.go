@@ -165,3 +165,47 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
+
+// Field finds a field in a tab, in a tab's section or in a later tab; when a handle repeats,
+// the first in the order of Fields wins (a tab's fields before its sections').
+func TestBlueprintField(t *testing.T) {
+	t.Parallel()
+	f := func(handle, display string) content.Field {
+		return content.Field{Handle: handle, Display: display}
+	}
+	bp := &content.Blueprint{Tabs: []content.Tab{
+		{Handle: "main", Fields: []content.Field{f("title", "Title")},
+			Sections: []content.Section{{Handle: "meta", Fields: []content.Field{f("summary", "Summary"), f("title", "Shadowed")}}}},
+		{Handle: "seo", Fields: []content.Field{f("meta_title", "Meta title"), f("summary", "Shadowed too")}},
+	}}
+	for _, tc := range []struct {
+		handle, display string
+		ok              bool
+	}{
+		{"title", "Title", true},
+		{"summary", "Summary", true},
+		{"meta_title", "Meta title", true},
+		{"missing", "", false},
+	} {
+		got, ok := bp.Field(tc.handle)
+		if ok != tc.ok || ok && got.Display != tc.display {
+			t.Errorf("Field(%q) = %q, %v; want %q, %v", tc.handle, got.Display, ok, tc.display, tc.ok)
+		}
+		// The same as searching the list Fields returns.
+		var want content.Field
+		found := false
+		for _, x := range bp.Fields() {
+			if x.Handle == tc.handle {
+				want, found = x, true
+				break
+			}
+		}
+		if found != ok || found && want.Display != got.Display {
+			t.Errorf("Field(%q) disagrees with Fields", tc.handle)
+		}
+	}
+	var none *content.Blueprint
+	if _, ok := none.Field("title"); ok {
+		t.Error("a nil blueprint has a field")
+	}
+}

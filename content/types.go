@@ -163,11 +163,28 @@ func (b *Blueprint) Fields() []Field {
 	return out
 }
 
-// Field returns the field with the given handle.
+// Field returns the first field with the given handle, in the order of Fields (without building
+// that list: a list query looks up its fields on every request).
 func (b *Blueprint) Field(handle string) (Field, bool) {
-	for _, f := range b.Fields() {
-		if f.Handle == handle {
+	if b == nil {
+		return Field{}, false
+	}
+	find := func(fs []Field) (Field, bool) {
+		for i := range fs {
+			if fs[i].Handle == handle {
+				return fs[i], true
+			}
+		}
+		return Field{}, false
+	}
+	for _, t := range b.Tabs {
+		if f, ok := find(t.Fields); ok {
 			return f, true
+		}
+		for _, s := range t.Sections {
+			if f, ok := find(s.Fields); ok {
+				return f, true
+			}
 		}
 	}
 	return Field{}, false
