@@ -6,6 +6,7 @@ package packed
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -48,13 +49,36 @@ func Pack(b []byte) Bytes {
 	if len(b) == 0 {
 		return Bytes{}
 	}
-	z := s2.Encode(make([]byte, s2.MaxEncodedLen(len(b))), b)
-	if len(z) >= len(b) {
-		return Bytes{z: clone(b), n: -len(b)}
+	need := s2.MaxEncodedLen(len(b))
+	if need < 0 { // beyond what a block holds
+		return Raw(b)
 	}
-	// Exact size: the encoder's buffer has room for the worst case, about 1/6 more than b.
+	bp, _ := scratch.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	if cap(*bp) < need {
+		*bp = make([]byte, need)
+	}
+	defer func() {
+		if cap(*bp) <= maxScratch {
+			scratch.Put(bp)
+		}
+	}()
+	z := s2.Encode((*bp)[:need], b)
+	if len(z) >= len(b) {
+		return Raw(b)
+	}
+	// Exact size: the encoder needs room for the worst case, about 1/6 more than b.
 	return Bytes{z: clone(z), n: len(b)}
 }
+
+// scratch keeps the encoder's buffers (*[]byte) for reuse: a cache compresses values one after
+// another once its budget binds.
+var scratch sync.Pool
+
+// maxScratch bounds the buffers kept.
+const maxScratch = 1 << 20
 
 // clone copies b into a slice of exactly its length (append would round the capacity up).
 func clone(b []byte) []byte {
