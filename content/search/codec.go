@@ -4,6 +4,7 @@ import (
 	"cms/content/internal/bindec"
 	"encoding/binary"
 	"errors"
+	"io"
 	"slices"
 	"unicode/utf8"
 )
@@ -24,7 +25,38 @@ import (
 // postings instead wrote all over memory and took seconds at 100,000 documents.
 
 // Encode appends the index's encoding to dst.
-func (ix *Index) Encode(dst []byte) []byte {
+func (ix *Index) Encode(dst []byte) []byte { return ix.encode(dst, nil) }
+
+// WriteTo writes the index's encoding to w in pieces of some 64 KB and returns how many bytes it
+// wrote: the encoding of a large index (tens of MB at 100,000 documents) is never held whole.
+// With io.Discard it measures the encoding.
+func (ix *Index) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	var err error
+	flush := func(b []byte) []byte {
+		if err == nil && len(b) > 0 {
+			var m int
+			m, err = w.Write(b)
+			n += int64(m)
+		}
+		return b[:0]
+	}
+	buf := ix.encode(make([]byte, 0, writeChunk+4<<10), func(b []byte) []byte {
+		if len(b) >= writeChunk {
+			return flush(b)
+		}
+		return b
+	})
+	flush(buf)
+	return n, err
+}
+
+// writeChunk is the size of the pieces WriteTo writes.
+const writeChunk = 64 << 10
+
+// encode appends the encoding to dst, handing it to flush (which returns what to append to
+// next) after each document and each term when flush is not nil.
+func (ix *Index) encode(dst []byte, flush func([]byte) []byte) []byte {
 	renum := make([]uint32, len(ix.docs))
 	n := uint32(0)
 	for id := range ix.docs {
@@ -71,6 +103,9 @@ func (ix *Index) Encode(dst []byte) []byte {
 			dst = binary.AppendUvarint(dst, uint64(t-prev))
 			prev = t
 		}
+		if flush != nil {
+			dst = flush(dst)
+		}
 	}
 	for i := range ix.terms {
 		t := &ix.terms[i]
@@ -85,6 +120,9 @@ func (ix *Index) Encode(dst []byte) []byte {
 			dst = binary.AppendUvarint(dst, uint64(nid-prev))
 			dst = binary.AppendUvarint(dst, uint64(t.tf[j]))
 			prev = nid
+		}
+		if flush != nil {
+			dst = flush(dst)
 		}
 	}
 	return dst

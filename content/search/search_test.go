@@ -1,7 +1,9 @@
 package search_test
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -204,3 +206,49 @@ func FuzzDecode(f *testing.F) {
 		ix.Search(search.Query{Text: "x"})
 	})
 }
+
+type failAfter struct{ left int }
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.left < len(p) {
+		n := max(f.left, 0)
+		f.left = 0
+		return n, fmt.Errorf("disk full")
+	}
+	f.left -= len(p)
+	return len(p), nil
+}
+
+// WriteTo writes exactly what Encode appends, in pieces (an index of some hundreds of KB), and
+// says how many bytes; with io.Discard it measures; a failing writer's error comes back.
+func TestWriteTo(t *testing.T) {
+	t.Parallel()
+	ix := search.New()
+	for i := range 6000 {
+		ix.Add(fmt.Sprintf("doc-%d", i), "h", fmt.Sprintf("Title %d of many", i),
+			strings.Repeat(fmt.Sprintf("word%d body text number %d ", i%97, i), 8), i%3 != 0)
+	}
+	want := ix.Encode(nil)
+	if len(want) < 200<<10 {
+		t.Fatalf("the index encodes to %d bytes; the test needs several pieces", len(want))
+	}
+	var pieces int
+	var buf bytes.Buffer
+	n, err := ix.WriteTo(writerFunc(func(p []byte) (int, error) { pieces++; return buf.Write(p) }))
+	if err != nil || n != int64(len(want)) || !bytes.Equal(buf.Bytes(), want) {
+		t.Fatalf("WriteTo: %d bytes, %v; equal to Encode: %v (%d bytes)", n, err, bytes.Equal(buf.Bytes(), want), len(want))
+	}
+	if pieces < 3 {
+		t.Errorf("WriteTo wrote %d pieces; want the encoding in several", pieces)
+	}
+	if n, err := ix.WriteTo(io.Discard); err != nil || n != int64(len(want)) {
+		t.Errorf("WriteTo(io.Discard) = %d, %v; want %d", n, err, len(want))
+	}
+	if _, err := ix.WriteTo(&failAfter{left: 100 << 10}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("a failing writer: %v", err)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

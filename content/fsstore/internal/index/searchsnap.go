@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"io/fs"
 	"runtime/debug"
 	"sync"
@@ -25,6 +26,7 @@ import (
 	"unsafe"
 
 	"cms/content/internal/atomicfile"
+	"cms/content/search"
 )
 
 // SearchSnapshotFile holds the full-text indexes, relative to the site folder.
@@ -75,61 +77,125 @@ func (s *Index) searchSection(c string) string {
 // and dropping them again once written) when there is no such file yet or enough entries
 // changed since this process last wrote it (a stale file is safe: ensureSearch re-reads what
 // changed). Called with the generation lock held, after the index snapshot of generation gen.
+//
+// An index built only for this goes to the file as it is encoded (search.Index.WriteTo, once to
+// measure it and once to write it), never held whole: at 100,000 entries its encoding is ~66 MB,
+// and holding that and a copy for the file beside the ~225 MiB index took a first start to
+// ~710 MiB resident. One this process searches is encoded in memory (writes to the collection
+// wait for the encoding, not for the disk).
 func (s *Index) writeSearchSnapshot(gen uint64) error {
 	st := &s.searchSnap
 	if _, err := s.root.Stat(SearchSnapshotFile); err == nil && st.changes.Load() < searchRewriteAfter {
 		return nil
 	}
-	b := make([]byte, snapHeaderSize, 1<<20)
 	colls := s.collections()
 	var dropped int64 // bytes of full-text indexes let go
-	b = binary.AppendUvarint(b, uint64(len(colls)))
-	for _, c := range colls {
-		ix, err := s.index(c.Handle)
-		if err != nil {
+	st.changes.Store(0)
+	err := atomicfile.WriteFrom(s.root, SearchSnapshotFile, func(w io.Writer) error {
+		f, ok := w.(io.WriterAt)
+		if !ok {
+			return errors.New("the snapshot file cannot be written at an offset")
+		}
+		if _, err := w.Write(make([]byte, snapHeaderSize)); err != nil { // written last, below
 			return err
 		}
-		ix.mu.RLock()
-		had := ix.search != nil
-		ix.mu.RUnlock()
-		ix.ensureSearch(s)
-		ix.mu.RLock()
-		b = binary.AppendUvarint(b, uint64(len(c.Handle)))
-		b = append(b, c.Handle...)
-		enc := ix.search.Encode(nil)
-		ix.mu.RUnlock()
-		if !had {
-			// Built only to be written: let it go. A process started from the snapshot holds
-			// no full-text index until its first search, and this one need not either (at
-			// 100,000 entries of 2 KB it is ~225 MiB); the first search reads it back from the
-			// file just written.
-			ix.mu.Lock()
-			if ix.search != nil {
-				dropped += ix.search.MemoryBytes()
-			}
-			ix.search = nil
-			ix.mu.Unlock()
+		p := &crcWriter{w: w}
+		if _, err := p.Write(binary.AppendUvarint(nil, uint64(len(colls)))); err != nil {
+			return err
 		}
-		b = binary.AppendUvarint(b, uint64(len(enc)))
-		b = append(b, enc...)
-	}
-	payload := b[snapHeaderSize:]
-	copy(b, searchMagic)
-	binary.LittleEndian.PutUint32(b[8:], searchVersion)
-	binary.LittleEndian.PutUint32(b[12:], crc32.Checksum(payload, castagnoli))
-	binary.LittleEndian.PutUint64(b[16:], gen)
-	binary.LittleEndian.PutUint64(b[24:], uint64(len(payload)))
-	st.changes.Store(0)
-	err := atomicfile.Write(s.root, SearchSnapshotFile, b, atomicfile.Options{NoSync: s.opts.NoSync})
-	if dropped+int64(cap(b)) >= releaseAfter {
+		for _, c := range colls {
+			ix, err := s.index(c.Handle)
+			if err != nil {
+				return err
+			}
+			ix.mu.RLock()
+			had := ix.search != nil
+			ix.mu.RUnlock()
+			ix.ensureSearch(s)
+			var sec section
+			if had {
+				// In use by this process's searches, and updated by its writes: encoded
+				// under the read lock (writes wait for the encoding, not for the disk).
+				ix.mu.RLock()
+				sec.enc = ix.search.Encode(nil)
+				ix.mu.RUnlock()
+			} else {
+				// Built only to be written: taken out at once, so it is written without
+				// holding any lock (a later change is re-read at the first search: its hash
+				// differs), and let go after. A process started from the snapshot holds no
+				// full-text index until its first search, and this one need not either (at
+				// 100,000 entries of 2 KB it is ~225 MiB); the first search reads it back
+				// from the file just written.
+				ix.mu.Lock()
+				sec.ix, ix.search = ix.search, nil
+				ix.mu.Unlock()
+			}
+			if err := sec.writeTo(p, c.Handle); err != nil {
+				return err
+			}
+			if sec.ix != nil {
+				dropped += sec.ix.MemoryBytes()
+			}
+		}
+		h := make([]byte, snapHeaderSize)
+		copy(h, searchMagic)
+		binary.LittleEndian.PutUint32(h[8:], searchVersion)
+		binary.LittleEndian.PutUint32(h[12:], p.crc)
+		binary.LittleEndian.PutUint64(h[16:], gen)
+		binary.LittleEndian.PutUint64(h[24:], uint64(p.n))
+		_, err := f.WriteAt(h, 0)
+		return err
+	}, atomicfile.Options{NoSync: s.opts.NoSync})
+	if dropped >= releaseAfter {
 		// Hundreds of MiB at 100,000 entries, let go by a process that may now sit idle: with
 		// no allocation no collection comes to free them, and the runtime's scavenger hands
 		// freed memory back at about 1 % of a CPU, so the first start stayed ~770 MiB resident
 		// where a start from the snapshot needs ~230. One collection now, in the background.
-		b = nil
 		debug.FreeOSMemory()
 	}
 	return err
+}
+
+// section is a collection's full-text index to write: encoded already, or to encode as it goes.
+type section struct {
+	enc []byte
+	ix  *search.Index
+}
+
+// writeTo writes the section of collection handle to w: its handle, its length and its encoding.
+func (sec section) writeTo(w io.Writer, handle string) error {
+	n := int64(len(sec.enc))
+	if sec.ix != nil {
+		n, _ = sec.ix.WriteTo(io.Discard)
+	}
+	head := binary.AppendUvarint(nil, uint64(len(handle)))
+	head = binary.AppendUvarint(append(head, handle...), uint64(n))
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	if sec.ix == nil {
+		_, err := w.Write(sec.enc)
+		return err
+	}
+	m, err := sec.ix.WriteTo(w)
+	if err == nil && m != n {
+		err = fmt.Errorf("full-text index of %s: encoded to %d bytes, then %d", handle, n, m)
+	}
+	return err
+}
+
+// crcWriter passes writes on, counting them and keeping their CRC-32C.
+type crcWriter struct {
+	w   io.Writer
+	crc uint32
+	n   int64
+}
+
+func (c *crcWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.crc = crc32.Update(c.crc, castagnoli, b[:n])
+	c.n += int64(n)
+	return n, err
 }
 
 // releaseAfter is how much memory writeSearchSnapshot must have let go before it returns it to
