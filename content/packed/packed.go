@@ -18,19 +18,7 @@ type Bytes struct {
 }
 
 // Raw keeps a copy of b as it is.
-func Raw(b []byte) Bytes { return Own(clone(b)) }
-
-// Own keeps b itself as it is: the caller must not change it afterwards.
-func Own(b []byte) Bytes { return Bytes{z: b, n: -len(b)} }
-
-// Plain returns the string itself when it is kept as it is (not compressed): it must not be
-// changed.
-func (p Bytes) Plain() ([]byte, bool) {
-	if p.n > 0 {
-		return nil, false
-	}
-	return p.z, true
-}
+func Raw(b []byte) Bytes { return Bytes{z: clone(b), n: -len(b)} }
 
 // Compressed reports whether the string is kept compressed.
 func (p Bytes) Compressed() bool { return p.n > 0 }

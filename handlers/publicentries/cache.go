@@ -9,16 +9,16 @@ import (
 	"cms/content/packed"
 )
 
-// cache holds encoded responses and their ETags keyed by request ([lru.Cache]), each valid for
-// one version: as they are, and compressed ([packed.Bytes]) once the budget binds
-// ([lru.Cache.SetShrink]), so more of them stay.
+// cache holds encoded responses (list pages, search results) and their ETags keyed by request
+// ([lru.Cache]), each valid for one version. They are not compressed when the budget binds, as
+// entries are: a list page is ten entries' worth, compressing it costs half of building it, and
+// the pages that age out are mostly ones never asked again.
 type cache[K comparable] struct{ lru *lru.Cache[K, cached] }
 
 type cached struct {
 	version uint64
-	body    packed.Bytes
+	body    []byte
 	etag    string
-	cost    int64 // what Put was told, Overhead aside
 }
 
 // entryKey names an entry's encoding for a link form (linkForm) without building a string per
@@ -29,36 +29,17 @@ type entryKey struct {
 }
 
 func newCache[K comparable](maxBytes int64) cache[K] {
-	c := lru.New[K, cached](maxBytes)
-	c.SetShrink(func(it cached) (cached, int64, bool) {
-		z, ok := it.body.Compress()
-		if !ok {
-			return it, 0, false
-		}
-		it.cost += int64(z.Size() - it.body.Size())
-		it.body = z
-		return it, it.cost, true
-	})
-	return cache[K]{c}
+	return cache[K]{lru.New[K, cached](maxBytes)}
 }
 
-// get returns the body cached under key for version: the cached bytes themselves (not to be
-// changed), or, when kept compressed, expanded into *buf (a buffer from api.buf: its storage
-// is the body's until it is released).
-func (c cache[K]) get(buf *[]byte, key K, version uint64) ([]byte, string, bool) {
+// get returns the body cached under key for version: the cached bytes themselves, not to be
+// changed.
+func (c cache[K]) get(key K, version uint64) ([]byte, string, bool) {
 	it, ok := c.lru.GetValid(key, func(it cached) bool { return it.version == version })
 	if !ok {
 		return nil, "", false
 	}
-	if b, ok := it.body.Plain(); ok {
-		return b, it.etag, true
-	}
-	out, err := it.body.AppendTo((*buf)[:0])
-	if err != nil {
-		return nil, "", false
-	}
-	*buf = out
-	return out, it.etag, true
+	return it.body, it.etag, true
 }
 
 // put caches body, which the caller must not change afterwards; keyLen is what the key costs. A
@@ -68,8 +49,7 @@ func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag strin
 	if cap(body)-len(body) > len(body)/8 {
 		body = bytes.Clone(body)
 	}
-	cost := int64(keyLen + len(body) + len(etag))
-	c.lru.Put(key, cached{version: version, body: packed.Own(body), etag: etag, cost: cost}, cost)
+	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
 }
 
 // packedCache holds encoded entries as they are until its budget binds, then compressed

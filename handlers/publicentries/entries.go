@@ -367,7 +367,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	}
 	bp := a.buf()
 	defer a.release(bp)
-	if body, etag, ok := a.lists.get(bp, key, version); ok {
+	if body, etag, ok := a.lists.get(key, version); ok {
 		return a.write(w, r, etag, body)
 	}
 	q, err := a.parseQuery(r, c)

@@ -95,9 +95,7 @@ func (a *api) search(w http.ResponseWriter, r *http.Request) error {
 	if b := linkForm(st); b != "" { // the hits' url carries the base path and policy
 		key = b + "\x00" + key
 	}
-	bp := a.buf()
-	defer a.release(bp)
-	if body, etag, ok := a.lists.get(bp, key, version); ok {
+	if body, etag, ok := a.lists.get(key, version); ok {
 		return a.write(w, r, etag, body)
 	}
 	type found struct {
