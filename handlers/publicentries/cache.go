@@ -115,16 +115,28 @@ func (c packedCache[K]) put(key K, keyLen int, version uint64, body []byte, tags
 
 // doorkeeper remembers which keys were asked recently, in a fixed table of their hashes (a
 // later key can take an earlier one's slot, which only delays its admission), so a cache admits
-// a response on its second request rather than its first.
+// a response on its second request rather than its first. "Recently" is a window of requests
+// the caller sets to what its cache turns over in (a few times the values it holds): a key asked
+// again only after more requests than that would have left the cache before its next request,
+// so admitting it would only copy a response no one reads (a client paging through thousands of
+// distinct queries in turn made a tenth of a list load such copies).
 type doorkeeper struct {
 	seed  maphash.Seed
+	asked atomic.Int64 // requests since the table was last cleared
 	slots [4096]atomic.Uint64
 }
 
 func newDoorkeeper() *doorkeeper { return &doorkeeper{seed: maphash.MakeSeed()} }
 
-// again records key and reports whether it was recorded before.
-func (d *doorkeeper) again(key string) bool {
+// again records key and reports whether it was recorded before within the last window requests
+// (about: the table is cleared once per window).
+func (d *doorkeeper) again(key string, window int64) bool {
+	if d.asked.Add(1) >= window {
+		d.asked.Store(0)
+		for i := range d.slots {
+			d.slots[i].Store(0)
+		}
+	}
 	h := maphash.String(d.seed, key) | 1 // 0 is an empty slot
 	s := &d.slots[h%uint64(len(d.slots))]
 	if s.Load() == h {

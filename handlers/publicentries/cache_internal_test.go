@@ -40,3 +40,31 @@ func TestEntryVersion(t *testing.T) {
 		}
 	}
 }
+
+// The doorkeeper admits a key asked again within its window, not one asked again only after
+// more requests than that (it would have left the cache before it was read).
+func TestDoorkeeperWindow(t *testing.T) {
+	t.Parallel()
+	d := newDoorkeeper()
+	if d.again("hot", 100) || !d.again("hot", 100) {
+		t.Fatal("a key asked twice in a row is not admitted on its second request")
+	}
+	if d.again("paged", 100) {
+		t.Fatal("a key admitted on its first request")
+	}
+	for i := range 150 { // more than the window
+		d.again("other-"+string(rune('a'+i%26))+string(rune('a'+i/26)), 100)
+	}
+	if d.again("paged", 100) {
+		t.Error("a key asked again after more requests than the window was admitted")
+	}
+	if !d.again("paged", 100) {
+		t.Error("the same key asked once more at once was not admitted")
+	}
+	if got := admitWindow(0); got != 256 {
+		t.Errorf("admitWindow(0) = %d, want 256", got)
+	}
+	if got := admitWindow(100); got != 800 {
+		t.Errorf("admitWindow(100) = %d, want 800", got)
+	}
+}

@@ -424,11 +424,15 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
 	// Only a query asked before is cached: most of the distinct queries a client pages through
 	// are asked once, and caching each would only push out the ones asked again.
-	if a.lists.lru.Enabled() && a.seen.again(key) {
+	if a.lists.lru.Enabled() && a.seen.again(key, admitWindow(a.lists.lru.Len())) {
 		a.lists.put(key, len(key), version, bytes.Clone(body), etag)
 	}
 	return a.write(w, r, etag, body)
 }
+
+// admitWindow is the doorkeeper's window for a list cache holding n pages: eight times its
+// turnover, and at least 256 requests, so a page asked twice in a short while is admitted.
+func admitWindow(n int) int64 { return max(256, 8*int64(n)) }
 
 // maxPooledBuf bounds the response buffers kept for reuse.
 const maxPooledBuf = 1 << 20
