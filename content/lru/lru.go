@@ -17,13 +17,14 @@ const Overhead = 64
 
 // Cache maps keys to values within a byte budget. It is safe for concurrent use.
 type Cache[K comparable, V any] struct {
-	max   int64 // budget in bytes; 0 keeps nothing
-	mu    sync.Mutex
-	size  int64
-	items map[K]*node[K, V]
-	root  node[K, V] // root.next is the most recently used, root.prev the least
-	small node[K, V] // the same for the values shrunk (SetShrink), which go only after all others are
-	pool  *Pool      // nil: max bounds the cache alone (see JoinPool)
+	max    int64 // budget in bytes; 0 keeps nothing
+	mu     sync.Mutex
+	size   int64
+	items  map[K]*node[K, V]
+	root   node[K, V] // root.next is the most recently used, root.prev the least
+	small  node[K, V] // the same for the values shrunk (SetShrink), which go only after all others are
+	nsmall int        // values in the small list
+	pool   *Pool      // nil: max bounds the cache alone (see JoinPool)
 	// shrink, if set, makes a smaller form of a value (see SetShrink).
 	shrink func(V) (V, int64, bool)
 	// borrowAll lets the cache fill all the room its pool has (see BorrowAll).
@@ -39,6 +40,9 @@ type Stats struct {
 	MaxBytes int64  `json:"maxBytes"`
 	Hits     uint64 `json:"hits"`
 	Misses   uint64 `json:"misses"`
+	// Shrunk is how many of the values the cache has shrunk (SetShrink), or tried to: above 0,
+	// its budget binds.
+	Shrunk int `json:"shrunk,omitempty"`
 }
 
 // HitRatio is Hits / (Hits + Misses), 0 before the first lookup.
@@ -203,7 +207,7 @@ func (c *Cache[K, V]) Stats() Stats {
 		return Stats{}
 	}
 	c.mu.Lock()
-	st := Stats{Entries: len(c.items), Bytes: c.size, MaxBytes: c.max}
+	st := Stats{Entries: len(c.items), Bytes: c.size, MaxBytes: c.max, Shrunk: c.nsmall}
 	c.mu.Unlock()
 	st.Hits, st.Misses = c.hits.Load(), c.misses.Load()
 	return st
@@ -226,6 +230,7 @@ func (c *Cache[K, V]) evictLRU() {
 			n.val, n.cost = v, cost
 		}
 		c.pushFront(n) // among the small values: it goes after every value not yet shrunk
+		c.nsmall++
 		return
 	}
 	c.remove(c.lru())
@@ -259,6 +264,9 @@ func (c *Cache[K, V]) unlink(n *node[K, V]) {
 }
 
 func (c *Cache[K, V]) remove(n *node[K, V]) {
+	if n.shrunk {
+		c.nsmall--
+	}
 	c.unlink(n)
 	delete(c.items, n.key)
 	c.size -= n.cost

@@ -256,6 +256,9 @@ func TestShrink(t *testing.T) {
 		t.Fatalf("after five puts: %d values, %d bytes; want 5 and %d", c.Len(), c.Bytes(), 2*250+3*157)
 	}
 	check("after five puts", map[string]bool{"a": true, "b": true, "c": true, "d": false, "e": false})
+	if n := c.Stats().Shrunk; n != 3 {
+		t.Errorf("after five puts, Stats().Shrunk = %d, want 3", n)
+	}
 	// The check read a to e in turn. A sixth value shrinks d, e and itself rather than drop a
 	// shrunk value: six kept, all small.
 	put("f")
@@ -263,6 +266,9 @@ func TestShrink(t *testing.T) {
 	// Now every value is small: a seventh drops the least recently used, a.
 	put("g")
 	check("after g", map[string]bool{"b": true, "c": true, "d": true, "e": true, "f": true, "g": true})
+	if n := c.Stats().Shrunk; n != 6 {
+		t.Errorf("after g, Stats().Shrunk = %d, want 6 (a, shrunk, dropped)", n)
+	}
 
 	// A value that cannot shrink goes, once the others are shrunk, as the least recently used.
 	d := lru.New[string, val](budget)
