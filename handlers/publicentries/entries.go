@@ -365,8 +365,6 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	if b := linkForm(st); b != "" { // the items' url carries the base path and policy
 		key = b + "\x00" + key
 	}
-	bp := a.buf()
-	defer a.release(bp)
 	if body, etag, ok := a.lists.get(key, version); ok {
 		return a.write(w, r, etag, body)
 	}
@@ -386,6 +384,8 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	// definitions, rendering) without relying on this process's generation counters, so the tag
 	// is the same from every process serving the same content.
 	v := a.view(r)
+	bp := a.buf()
+	defer a.release(bp)
 	body := append(*bp, `{"data":[`...)
 	ids := make([]byte, 0, len(key)+len(entries)*72+64)
 	ids = append(ids, key...)
