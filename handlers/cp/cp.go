@@ -125,8 +125,7 @@ func (s *server) Routes() []string { return s.rt.Routes() }
 
 // GET /cp/login ({path}/login): the sign-in page; no cookie needed.
 func (s *server) loginPage(w http.ResponseWriter, r *http.Request) error {
-	s.files.login.serve(w, r)
-	return nil
+	return s.files.login.serve(w, r)
 }
 
 // GET /cp/assets/{file...} ({path}/assets/...): CSS, JavaScript and images; no cookie needed.
@@ -135,8 +134,7 @@ func (s *server) asset(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return web.NotFound("No such Control Panel file: %s", r.URL.Path)
 	}
-	a.serve(w, r)
-	return nil
+	return a.serve(w, r)
 }
 
 // GET /cp and GET /cp/{rest...} ({path} and below): the application shell, or 307 to the
@@ -153,8 +151,7 @@ func (s *server) shell(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusTemporaryRedirect)
 		return nil
 	}
-	s.files.index.serve(w, r)
-	return nil
+	return s.files.index.serve(w, r)
 }
 
 // hasSession is the optimistic check: a non-empty cookie of the right name. An empty value is

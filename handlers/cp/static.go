@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"path"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -38,12 +39,32 @@ func contentType(ext string) (string, bool) {
 	return "", false
 }
 
-// file is one prepared response body.
+// file is one prepared response: a page (rendered once in New, never cached by browsers) or an
+// asset (revalidated by ETag).
 type file struct {
 	name        string
-	body        []byte
 	contentType string
-	etag        string // quoted; "" for pages, which are never cached
+	page        []byte // a page's body; nil for an asset
+	// asset reads an asset's body and hashes its ETag on first use: the editor bundles take
+	// most of a megabyte, which every start would otherwise copy out of the binary and hash.
+	asset func() (assetData, error)
+}
+
+type assetData struct {
+	body []byte
+	etag string // quoted
+}
+
+// newAsset prepares the embedded asset at path p, served as name.
+func newAsset(name, p, contentType string) *file {
+	return &file{name: name, contentType: contentType, asset: sync.OnceValues(func() (assetData, error) {
+		b, err := static.ReadFile(p)
+		if err != nil {
+			return assetData{}, err
+		}
+		sum := sha256.Sum256(b)
+		return assetData{body: b, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}, nil
+	})}
 }
 
 type files struct {
@@ -72,13 +93,8 @@ func loadFiles(d pageData) (*files, error) {
 		if !ok {
 			return fmt.Errorf("%s: no content type for this extension", p)
 		}
-		b, err := static.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		sum := sha256.Sum256(b)
 		name := p[len("static/assets/"):]
-		out.assets[name] = &file{name: name, body: b, contentType: ct, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+		out.assets[name] = newAsset(name, p, ct)
 		return nil
 	})
 	if err != nil {
@@ -89,7 +105,11 @@ func loadFiles(d pageData) (*files, error) {
 		if !ok {
 			return "", fmt.Errorf("page names a missing asset %q", name)
 		}
-		return d.Base + "/assets/" + name + "?v=" + a.etag[1:9], nil
+		ad, err := a.asset()
+		if err != nil {
+			return "", err
+		}
+		return d.Base + "/assets/" + name + "?v=" + ad.etag[1:9], nil
 	}
 	for _, pg := range []struct {
 		name string
@@ -103,7 +123,7 @@ func loadFiles(d pageData) (*files, error) {
 		if err := t.Execute(&b, d); err != nil {
 			return nil, fmt.Errorf("%s: %w", pg.name, err)
 		}
-		*pg.dst = &file{name: pg.name, body: b.Bytes(), contentType: "text/html; charset=utf-8"}
+		*pg.dst = &file{name: pg.name, page: b.Bytes(), contentType: "text/html; charset=utf-8"}
 	}
 	if len(out.assets) == 0 {
 		return nil, errNoFiles
@@ -113,20 +133,27 @@ func loadFiles(d pageData) (*files, error) {
 
 // serve writes the file. Pages are no-store; assets are cacheable briefly and revalidated by
 // ETag ([http.ServeContent] answers If-None-Match with 304, and HEAD without a body).
-func (f *file) serve(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Type", f.contentType)
-	if f.etag == "" {
+func (f *file) serve(w http.ResponseWriter, r *http.Request) error {
+	if f.asset == nil {
+		h := w.Header()
+		h.Set("Content-Type", f.contentType)
 		h.Set("Cache-Control", "no-store")
 		h.Set("Vary", "Cookie")
-		h.Set("Content-Length", strconv.Itoa(len(f.body)))
+		h.Set("Content-Length", strconv.Itoa(len(f.page)))
 		w.WriteHeader(http.StatusOK)
 		if r.Method != http.MethodHead {
-			w.Write(f.body)
+			w.Write(f.page)
 		}
-		return
+		return nil
 	}
+	a, err := f.asset()
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	h.Set("Content-Type", f.contentType)
 	h.Set("Cache-Control", "public, max-age="+strconv.Itoa(int(assetMaxAge/time.Second)))
-	h.Set("ETag", f.etag)
-	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(f.body))
+	h.Set("ETag", a.etag)
+	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(a.body))
+	return nil
 }
