@@ -103,6 +103,24 @@ func (p Bytes) AppendTo(dst []byte) ([]byte, error) {
 	return dst, nil
 }
 
+// AppendRange appends the string's bytes from lo to hi (0 <= lo <= hi <= Len) to dst: one copy
+// of just those bytes when the string is kept as it is (a list item cut from a cached response).
+func (p Bytes) AppendRange(dst []byte, lo, hi int) ([]byte, error) {
+	if lo < 0 || hi < lo || hi > p.Len() {
+		return dst, errors.New("packed: range out of bounds")
+	}
+	if p.n <= 0 {
+		return append(dst, p.z[lo:hi]...), nil
+	}
+	at := len(dst)
+	out, err := p.AppendTo(dst)
+	if err != nil {
+		return out, err
+	}
+	n := copy(out[at:], out[at+lo:at+hi])
+	return out[:at+n], nil
+}
+
 // grow extends dst by n bytes, reallocating (with room for more) when its capacity is short.
 func grow(dst []byte, n int) []byte {
 	if len(dst)+n <= cap(dst) {

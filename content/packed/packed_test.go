@@ -100,3 +100,33 @@ func TestRawCompress(t *testing.T) {
 		t.Error("an incompressible string compressed")
 	}
 }
+
+// AppendRange gives the same bytes from a string kept as it is and compressed, and refuses a
+// range outside the string.
+func TestAppendRange(t *testing.T) {
+	text := []byte(strings.Repeat(`{"data":{"title":"A post"},"seo":{}}`, 50))
+	r := Raw(text)
+	c, ok := r.Compress()
+	if !ok {
+		t.Fatal("the text did not compress")
+	}
+	tests := []struct {
+		lo, hi int
+		ok     bool
+	}{{0, 0, true}, {0, len(text), true}, {8, 30, true}, {len(text), len(text), true},
+		{-1, 3, false}, {5, 4, false}, {0, len(text) + 1, false}}
+	for _, tt := range tests {
+		for _, p := range []Bytes{r, c} {
+			out, err := p.AppendRange([]byte("pre"), tt.lo, tt.hi)
+			if !tt.ok {
+				if err == nil || string(out) != "pre" {
+					t.Errorf("compressed %v [%d:%d]: %.20q, %v; want an error and dst as it was", p.Compressed(), tt.lo, tt.hi, out, err)
+				}
+				continue
+			}
+			if want := "pre" + string(text[tt.lo:tt.hi]); err != nil || string(out) != want {
+				t.Errorf("compressed %v [%d:%d]: %.40q, %v; want %.40q", p.Compressed(), tt.lo, tt.hi, out, err, want)
+			}
+		}
+	}
+}

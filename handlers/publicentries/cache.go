@@ -1,7 +1,6 @@
 package publicentries
 
 import (
-	"bytes"
 	"hash/maphash"
 	"sync/atomic"
 
@@ -42,13 +41,10 @@ func (c cache[K]) get(key K, version uint64) ([]byte, string, bool) {
 	return it.body, it.etag, true
 }
 
-// put caches body, which the caller must not change afterwards; keyLen is what the key costs. A
-// body with much spare capacity (a grown buffer's) is kept as an exact copy: the budget counts
-// its length, and the cache must not hold up to twice that.
+// put caches a copy of body, of exactly its length (the budget counts the length, and a
+// grown buffer's spare room would hold up to as much again); keyLen is what the key costs.
 func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag string) {
-	if cap(body)-len(body) > len(body)/8 {
-		body = bytes.Clone(body)
-	}
+	body = append(make([]byte, 0, len(body)), body...)
 	c.lru.Put(key, cached{version: version, body: body, etag: etag}, int64(keyLen+len(body)+len(etag)))
 }
 
@@ -90,17 +86,34 @@ func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
 	return packedCache[K]{c}
 }
 
-// appendTo appends the body cached under key for version to dst.
-func (c packedCache[K]) appendTo(dst []byte, key K, version uint64) ([]byte, entryTags, bool) {
+// appendTo appends the body cached under key for version to dst: the whole body, or with
+// item, the list item it holds.
+func (c packedCache[K]) appendTo(dst []byte, key K, version uint64, item bool) ([]byte, entryTags, bool) {
 	it, ok := c.lru.GetValid(key, func(it packedEntry) bool { return it.version == version })
 	if !ok {
 		return dst, entryTags{}, false
 	}
-	out, err := it.body.AppendTo(dst)
+	var out []byte
+	var err error
+	if lo, hi := it.itemRange(it.body.Len()); item && it.item > 0 {
+		out, err = it.body.AppendRange(dst, lo, hi)
+		out = append(out, '}')
+	} else {
+		out, err = it.body.AppendTo(dst)
+	}
 	if err != nil {
 		return dst, entryTags{}, false
 	}
 	return out, it.entryTags, true
+}
+
+// itemRange is where the list item lies in a cached body of n bytes: all of it, or in a whole
+// response, its members after {"data": (the item closes after them).
+func (t entryTags) itemRange(n int) (lo, hi int) {
+	if t.item > 0 {
+		return len(dataOpen), len(dataOpen) + t.item
+	}
+	return 0, n
 }
 
 // put caches a copy of body; keyLen is what the key costs.

@@ -158,7 +158,7 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 	}
 	key, keyLen := v.key(c, meta.Slug)
 	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
-	if out, it, ok := a.entries.appendTo(dst, key, version); ok {
+	if out, it, ok := a.entries.appendTo(dst, key, version, false); ok {
 		return out, it.etag, nil
 	}
 	it, body, err := a.encode(c, meta, v)
@@ -181,20 +181,18 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
 	key, keyLen := v.key(c, meta.Slug)
 	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
-	at := len(dst)
-	out, it, ok := a.entries.appendTo(dst, key, version)
-	if !ok {
-		var body []byte
-		var err error
-		if it, body, err = a.encode(c, meta, v); err != nil {
-			return dst, "", err
-		}
-		a.entries.put(key, keyLen, version, body, it)
-		out = append(dst, body...)
+	if out, it, ok := a.entries.appendTo(dst, key, version, true); ok {
+		return out, it.itemTag, nil
 	}
+	it, body, err := a.encode(c, meta, v)
+	if err != nil {
+		return dst, "", err
+	}
+	a.entries.put(key, keyLen, version, body, it)
+	lo, hi := it.itemRange(len(body))
+	out := append(dst, body[lo:hi]...)
 	if it.item > 0 { // a whole response: {"data": + the item's members + ,"seo":...}}
-		n := copy(out[at:], out[at+len(dataOpen):at+len(dataOpen)+it.item])
-		out = append(out[:at+n], '}')
+		out = append(out, '}')
 	}
 	return out, it.itemTag, nil
 }
@@ -425,7 +423,7 @@ func (a *api) list(w http.ResponseWriter, r *http.Request) error {
 	// Only a query asked before is cached: most of the distinct queries a client pages through
 	// are asked once, and caching each would only push out the ones asked again.
 	if a.lists.lru.Enabled() && a.seen.again(key, admitWindow(a.lists.lru.Len())) {
-		a.lists.put(key, len(key), version, bytes.Clone(body), etag)
+		a.lists.put(key, len(key), version, body, etag)
 	}
 	return a.write(w, r, etag, body)
 }
