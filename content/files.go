@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"path"
-	"regexp"
 	"time"
 
 	"github.com/google/uuid"
@@ -55,11 +54,9 @@ type Hook struct {
 	ABIVersion int    `json:"abiVersion"`
 }
 
-var hookNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-
 // ValidHookName reports whether name can name a hook: a lower-case letter or digit, then up to
 // 63 lower-case letters, digits, '_' or '-'.
-func ValidHookName(name string) bool { return hookNameRE.MatchString(name) }
+func ValidHookName(name string) bool { return IsName(name, 64, true, "_-") }
 
 // NewSubmissionID returns a version 7 UUID for a submission made at t. The 12 bits after the
 // milliseconds hold the fraction of the millisecond (RFC 9562, method 3), so ids of one process

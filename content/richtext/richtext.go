@@ -14,7 +14,6 @@ import (
 	"html"
 	"math"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"cms/content"
@@ -123,7 +122,7 @@ func (r *renderer) node(n map[string]any, depth int) error {
 	case "codeBlock":
 		// Code is text only: marks inside are not drawn.
 		r.b.WriteString("<pre><code")
-		if lang, _ := attrs["language"].(string); languageRE.MatchString(lang) {
+		if lang, _ := attrs["language"].(string); codeLanguage(lang) {
 			r.b.WriteString(` class="language-` + lang + `"`)
 		}
 		r.b.WriteString(">")
@@ -247,8 +246,13 @@ func (r *renderer) image(attrs map[string]any) {
 	r.b.WriteString(">")
 }
 
-// languageRE is a code block language that may become a class name.
-var languageRE = regexp.MustCompile(`^[A-Za-z0-9_+#.-]{1,32}$`)
+// codeLanguage reports whether s is a code block language that may become a class name: 1 to
+// 32 ASCII letters, digits or bytes of _+#.-.
+func codeLanguage(s string) bool {
+	return len(s) >= 1 && len(s) <= 32 && strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_+#.-", c))
+	}) < 0
+}
 
 // safeURL returns an address that may be a link (http, https, mailto, tel) or an image source
 // (http, https), or one on this site (a path or a fragment); anything else (javascript:, data:,

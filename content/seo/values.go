@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -311,8 +310,6 @@ func parseRobots(v any, r *Robots, bad func(string, error)) error {
 	return nil
 }
 
-var socialName = regexp.MustCompile(`^@?[A-Za-z0-9_]{1,50}$`)
-
 func parseSocial(v any, s *Social, bad func(string, error)) error {
 	m, err := mapping(v)
 	if err != nil {
@@ -345,7 +342,7 @@ func twitterName(v any) (string, error) {
 	case nil:
 		return "", nil
 	case string:
-		if len(x) > maxSocialName || !socialName.MatchString(x) {
+		if len(x) > maxSocialName || !socialName(x) {
 			return "", fmt.Errorf("must be an account name such as @example, not %q", x)
 		}
 		if !strings.HasPrefix(x, "@") {
@@ -496,4 +493,13 @@ func legacyValues(d *content.Map) *Values {
 		v.Robots.Indexing = "noindex"
 	}
 	return v
+}
+
+// socialName reports whether s is an account name: an optional @, then 1 to 50 ASCII letters,
+// digits or underscores.
+func socialName(s string) bool {
+	s = strings.TrimPrefix(s, "@")
+	return len(s) >= 1 && len(s) <= 50 && strings.IndexFunc(s, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_')
+	}) < 0
 }

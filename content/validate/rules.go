@@ -115,7 +115,7 @@ func parseRule(s string) (rule, *ruleProblem) {
 		r.t = t
 	case "hook":
 		r.hook, r.arg, _ = strings.Cut(param, ":")
-		if len(r.hook) > content.MaxHandleLen || !hookNameRE.MatchString(r.hook) {
+		if len(r.hook) > content.MaxHandleLen || !content.ValidHookName(r.hook) {
 			return invalid("Rule %q needs a hook name of lowercase letters, digits, '_' and '-', as in hook:vat-number", name)
 		}
 	default:

@@ -18,7 +18,6 @@ import (
 var (
 	emailRE     = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
 	roleRE      = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	scopeRE     = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
 	reservedIDs = []string{"me", "capabilities"} // path words of the group, never user ids
 )
 
@@ -345,7 +344,7 @@ func parsePermission(parent *fieldReader, at string, m map[string]json.RawMessag
 		f.errs.Add("actions", "At least one action is required")
 	}
 	if scope, ok := f.str("scope"); ok {
-		if !scopeRE.MatchString(scope) {
+		if !content.IsName(scope, 128, false, "_-") {
 			f.errs.Add("scope", "Scope must be a handle")
 		}
 		p.Scope = scope

@@ -19,7 +19,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -41,8 +40,6 @@ const (
 // skippedSuffixes are asset-like paths: a missing stylesheet is not a page editors can fix
 // with a redirect, and bots ask for them by the thousand.
 var skippedSuffixes = []string{".css", ".js", ".map", ".ico", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".woff", ".woff2"}
-
-var siteHandle = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
 
 // Observation is one not-found path of a site.
 type Observation struct {
@@ -124,7 +121,7 @@ func Open(o Options) (*Tracker, error) {
 	if o.Dir == "" {
 		return nil, errors.New("notfound: Dir is required")
 	}
-	o.Sites = slices.DeleteFunc(slices.Clone(o.Sites), func(s string) bool { return !siteHandle.MatchString(s) })
+	o.Sites = slices.DeleteFunc(slices.Clone(o.Sites), func(s string) bool { return !content.IsName(s, 64, true, "-") })
 	t := &Tracker{o: o, queue: make(chan item, QueueSize), done: make(chan struct{}), stopped: make(chan struct{}),
 		keys: map[string]struct{}{}, sites: map[string]*siteRecords{}}
 	go t.run()
@@ -461,7 +458,7 @@ func (t *Tracker) Delete(id string) (Observation, error) {
 func (t *Tracker) DeletePath(site, path string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !siteHandle.MatchString(site) || !slices.Contains(t.o.Sites, site) {
+	if !content.IsName(site, 64, true, "-") || !slices.Contains(t.o.Sites, site) {
 		return nil
 	}
 	sr := t.loadLocked(site)

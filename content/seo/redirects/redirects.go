@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -27,10 +26,8 @@ var Statuses = []int{301, 302, 307, 308}
 // MaxFileBytes bounds one redirect file; a larger one is not read.
 const MaxFileBytes = 16 << 10
 
-var idPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$`)
-
 // ValidID reports whether id may name a redirect (and its file).
-func ValidID(id string) bool { return idPattern.MatchString(id) }
+func ValidID(id string) bool { return content.IsName(id, 128, false, "_-") }
 
 // Redirect is one file content/seo/redirects/{id}.yaml.
 type Redirect struct {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sync"
 	"time"
 
@@ -38,10 +37,8 @@ type snapshotFile struct {
 	Snapshots []*Report `json:"snapshots"`
 }
 
-var siteRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,63}$`)
-
 func (s *Snapshots) file(site string) (string, error) {
-	if !siteRE.MatchString(site) {
+	if !content.IsName(site, 64, true, "-") {
 		return "", content.Invalidf("report.Snapshots", "invalid site %q", site)
 	}
 	return filepath.Join(s.Dir, "reports", site+".json"), nil
