@@ -209,3 +209,58 @@ func TestBlueprintField(t *testing.T) {
 		t.Error("a nil blueprint has a field")
 	}
 }
+
+// IsName accepts what ^[a-z0-9][a-z0-9-]{0,max-1}$ (lower) or ^[A-Za-z0-9][A-Za-z0-9<more>]{0,max-1}$
+// would, and nothing else.
+func TestIsName(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		s     string
+		max   int
+		lower bool
+		more  string
+		want  bool
+	}{
+		{"default", 64, true, "-", true},
+		{"a", 1, true, "-", true},
+		{"my-site-2", 64, true, "-", true},
+		{strings.Repeat("a", 64), 64, true, "-", true},
+		{strings.Repeat("a", 65), 64, true, "-", false},
+		{"", 64, true, "-", false},
+		{"-site", 64, true, "-", false},
+		{"Site", 64, true, "-", false},
+		{"Site", 64, false, "-", true},
+		{"my_site", 64, true, "-", false},
+		{"my_site", 64, true, "_-", true},
+		{"_site", 64, true, "_-", false},
+		{"a/b", 64, false, "_-", false},
+		{"a.b", 64, false, "_-", false},
+		{"caf\u00e9", 64, false, "_-", false},
+		{"a\x00", 64, false, "_-", false},
+		{"a\xe9", 64, false, "\xe9", false}, // more holds ASCII only
+	}
+	for _, tt := range tests {
+		if got := content.IsName(tt.s, tt.max, tt.lower, tt.more); got != tt.want {
+			t.Errorf("IsName(%q, %d, %v, %q) = %v, want %v", tt.s, tt.max, tt.lower, tt.more, got, tt.want)
+		}
+	}
+	// Against the patterns it replaced, over every string of up to 3 bytes from a small alphabet.
+	site := regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,2}$`)
+	id := regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,2}$`)
+	alpha := "aZ0-_./\xe9"
+	var all func(prefix string, n int)
+	all = func(prefix string, n int) {
+		if got, want := content.IsName(prefix, 3, true, "-"), site.MatchString(prefix); got != want {
+			t.Errorf("IsName(%q, 3, true, \"-\") = %v, the pattern says %v", prefix, got, want)
+		}
+		if got, want := content.IsName(prefix, 3, false, "_-"), id.MatchString(prefix); got != want {
+			t.Errorf("IsName(%q, 3, false, \"_-\") = %v, the pattern says %v", prefix, got, want)
+		}
+		if n < 4 {
+			for i := 0; i < len(alpha); i++ {
+				all(prefix+alpha[i:i+1], n+1)
+			}
+		}
+	}
+	all("", 0)
+}
