@@ -128,6 +128,14 @@ func ParseFilter(s string) (map[string]any, error) {
 	if len(s) > MaxFilterLen {
 		return nil, fmt.Errorf("filter is longer than %d bytes", MaxFilterLen)
 	}
+	if m, ok := parseFlatFilter(s); ok {
+		return m, nil
+	}
+	return parseFilterJSON(s)
+}
+
+// parseFilterJSON is ParseFilter for any filter, through the JSON decoder.
+func parseFilterJSON(s string) (map[string]any, error) {
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.UseNumber()
 	v, err := content.DecodeJSONValue(dec)
