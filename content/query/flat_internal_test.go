@@ -78,4 +78,3 @@ func FuzzFlatFilter(f *testing.F) {
 		}
 	})
 }
-
