@@ -123,12 +123,13 @@ type view struct {
 	st     content.Site
 	form   string
 	seo    content.Site
-	hasSEO bool // false: no SEO object
+	hasSEO bool   // false: no SEO object
+	defs   uint64 // the definitions' generation, read once per request rather than per item
 }
 
 func (a *api) view(r *http.Request) view {
 	st := a.requestSite(r)
-	v := view{st: st, form: linkForm(st)}
+	v := view{st: st, form: linkForm(st), defs: a.Store.DefinitionsGeneration()}
 	if a.SEO != nil {
 		v.seo, v.hasSEO = a.Site(r), true
 	}
@@ -157,7 +158,7 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 		return append(out, dataClose...), tag, nil
 	}
 	key, keyLen := v.key(c, meta.Slug)
-	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
+	version := entryVersion(meta.Hash, v.defs)
 	if out, it, ok := a.entries.appendTo(dst, key, version, false); ok {
 		return out, it.etag, nil
 	}
@@ -180,7 +181,7 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 // rendered twice.
 func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
 	key, keyLen := v.key(c, meta.Slug)
-	version := entryVersion(meta.Hash, a.Store.DefinitionsGeneration())
+	version := entryVersion(meta.Hash, v.defs)
 	if out, it, ok := a.entries.appendTo(dst, key, version, true); ok {
 		return out, it.itemTag, nil
 	}
