@@ -24,7 +24,6 @@ const (
 )
 
 var (
-	hookNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 	// numberRE is the decimal notation accepted from text; it keeps out what strconv would also
 	// take (NaN, Inf, hex floats, underscores) but no form user means as a number.
 	numberRE  = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
@@ -115,7 +114,7 @@ func parseRule(s string) (rule, *ruleProblem) {
 		r.t = t
 	case "hook":
 		r.hook, r.arg, _ = strings.Cut(param, ":")
-		if len(r.hook) > content.MaxHandleLen || !content.ValidHookName(r.hook) {
+		if len(r.hook) > content.MaxHandleLen || !content.IsName(r.hook, content.MaxHandleLen, true, "_-") {
 			return invalid("Rule %q needs a hook name of lowercase letters, digits, '_' and '-', as in hook:vat-number", name)
 		}
 	default:
