@@ -93,7 +93,7 @@ func (ix *Index) encode(dst []byte, flush func([]byte) []byte) []byte {
 			dst = append(dst, 0)
 		}
 		ts = ts[:0]
-		for _, tid := range d.terms {
+		for tid := range termIDs(d.terms) {
 			ts = append(ts, tnum[tid])
 		}
 		slices.Sort(ts)
@@ -149,7 +149,6 @@ func Decode(raw string) (*Index, error) {
 	}
 	// One arena each; every slice is capped at its length, so an append after decoding copies
 	// rather than runs into its neighbour.
-	termArena := make([]uint32, total)
 	idArena := make([]uint32, total)
 	tfArena := make([]uint16, total)
 	ix.docs = make([]doc, nd)
@@ -168,10 +167,12 @@ func Decode(raw string) (*Index, error) {
 		if _, dup := ix.ids[key]; dup {
 			return nil, d.Fail("duplicate document")
 		}
-		terms := termArena[used : used+k : used+k]
 		used += k
+		// The term ids are stored as packTerms packs them (renumbered as decoded: term i of the
+		// data is term i here), so a document's list is the data itself.
+		start := d.Off
 		prev := uint64(0)
-		for j := range terms {
+		for j := range k {
 			delta := d.Uvarint()
 			t := prev + delta
 			if d.Err != nil {
@@ -180,9 +181,9 @@ func Decode(raw string) (*Index, error) {
 			if (j > 0 && delta == 0) || t >= uint64(nt) {
 				return nil, d.Fail("bad term id")
 			}
-			terms[j] = uint32(t)
 			prev = t
 		}
+		terms := d.S[start:d.Off]
 		ix.ids[key] = uint32(i)
 		ix.docs[i] = doc{key: key, tag: tag, lenT: uint32(lenT), lenB: uint32(lenB), public: pub == 1, terms: terms}
 		ix.sumT += int64(lenT)
