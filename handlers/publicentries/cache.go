@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"sync/atomic"
 
+	"cms/content"
 	"cms/content/lru"
 	"cms/content/packed"
 )
@@ -56,7 +57,8 @@ func (c cache[K]) put(key K, keyLen int, version uint64, body []byte, etag strin
 type packedCache[K comparable] struct{ lru *lru.Cache[K, packedEntry] }
 
 type packedEntry struct {
-	version uint64
+	ref     entryRef
+	version uint64 // entryVersion of ref
 	body    packed.Bytes
 	cost    int64 // what Put was told, Overhead aside
 	entryTags
@@ -86,10 +88,22 @@ func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
 	return packedCache[K]{c}
 }
 
-// appendTo appends the body cached under key for version to dst: the whole body, or with
-// item, the list item it holds.
-func (c packedCache[K]) appendTo(dst []byte, key K, version uint64, item bool) ([]byte, entryTags, bool) {
-	it, ok := c.lru.GetValid(key, func(it packedEntry) bool { return it.version == version })
+// entryRef is what an entry's encoding was made from: the store's record of the entry and the
+// definitions' generation. A cached encoding is valid for the same record (a record the store
+// handed out never changes: a changed file gets a new one), else for a record of the same file
+// hash (an index rebuilt), which costs reading the hash: at 100,000 entries, a cache miss per
+// list item, a twentieth of an uncached list query.
+type entryRef struct {
+	meta *content.Entry
+	defs uint64
+}
+
+func (r entryRef) version() uint64 { return entryVersion(r.meta.Hash, r.defs) }
+
+// appendTo appends the body cached under key for ref to dst: the whole body, or with item, the
+// list item it holds.
+func (c packedCache[K]) appendTo(dst []byte, key K, ref entryRef, item bool) ([]byte, entryTags, bool) {
+	it, ok := c.lru.GetValid(key, func(it packedEntry) bool { return it.ref == ref || it.version == ref.version() })
 	if !ok {
 		return dst, entryTags{}, false
 	}
@@ -116,14 +130,14 @@ func (t entryTags) itemRange(n int) (lo, hi int) {
 	return 0, n
 }
 
-// put caches a copy of body; keyLen is what the key costs.
-func (c packedCache[K]) put(key K, keyLen int, version uint64, body []byte, tags entryTags) {
+// put caches a copy of body, made from ref; keyLen is what the key costs.
+func (c packedCache[K]) put(key K, keyLen int, ref entryRef, body []byte, tags entryTags) {
 	p := packed.Raw(body)
 	cost := keyLen + p.Size() + len(tags.etag)
 	if tags.itemTag != tags.etag {
 		cost += len(tags.itemTag)
 	}
-	c.lru.Put(key, packedEntry{version: version, body: p, cost: int64(cost), entryTags: tags}, int64(cost))
+	c.lru.Put(key, packedEntry{ref: ref, version: ref.version(), body: p, cost: int64(cost), entryTags: tags}, int64(cost))
 }
 
 // doorkeeper remembers which keys were asked recently, in a fixed table of their hashes (a

@@ -1,6 +1,10 @@
 package publicentries
 
-import "testing"
+import (
+	"testing"
+
+	"cms/content"
+)
 
 // TestCacheHoldsWhatItCounts: the cache keeps its own copy of a body, of exactly its length
 // (a grown buffer's capacity is up to twice that), so the byte budget bounds the memory it
@@ -63,5 +67,33 @@ func TestDoorkeeperWindow(t *testing.T) {
 	}
 	if got := admitWindow(100); got != 800 {
 		t.Errorf("admitWindow(100) = %d, want 800", got)
+	}
+}
+
+// A cached encoding is valid for the record it was made from and for another record of the same
+// file (an index rebuilt), not for another file's content or other definitions.
+func TestEntryRefValidity(t *testing.T) {
+	t.Parallel()
+	c := newPackedCache[string](1 << 20)
+	hash := "479dc76215d94854843bed5f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
+	m1 := &content.Entry{Slug: "a", Hash: hash}
+	c.put("a", 1, entryRef{m1, 1}, []byte(`{"title":"A"}`), entryTags{etag: `"e"`})
+	for _, tt := range []struct {
+		name string
+		ref  entryRef
+		hit  bool
+	}{
+		{"the same record", entryRef{m1, 1}, true},
+		{"another record of the same file", entryRef{&content.Entry{Slug: "a", Hash: hash}, 1}, true},
+		{"another file", entryRef{&content.Entry{Slug: "a", Hash: "5" + hash[1:]}, 1}, false},
+		{"other definitions", entryRef{m1, 2}, false},
+	} {
+		out, _, ok := c.appendTo(nil, "a", tt.ref, false)
+		if ok != tt.hit || (ok && string(out) != `{"title":"A"}`) {
+			t.Errorf("%s: hit %v (%q), want %v", tt.name, ok, out, tt.hit)
+		}
+		if !ok { // a miss drops the stale value: put it back for the next case
+			c.put("a", 1, entryRef{m1, 1}, []byte(`{"title":"A"}`), entryTags{etag: `"e"`})
+		}
 	}
 }

@@ -158,15 +158,15 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 		return append(out, dataClose...), tag, nil
 	}
 	key, keyLen := v.key(c, meta.Slug)
-	version := entryVersion(meta.Hash, v.defs)
-	if out, it, ok := a.entries.appendTo(dst, key, version, false); ok {
+	ref := entryRef{meta, v.defs}
+	if out, it, ok := a.entries.appendTo(dst, key, ref, false); ok {
 		return out, it.etag, nil
 	}
 	it, body, err := a.encode(c, meta, v)
 	if err != nil {
 		return dst, "", err
 	}
-	a.entries.put(key, keyLen, version, body, it)
+	a.entries.put(key, keyLen, ref, body, it)
 	return append(dst, body...), it.etag, nil
 }
 
@@ -181,15 +181,15 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 // rendered twice.
 func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
 	key, keyLen := v.key(c, meta.Slug)
-	version := entryVersion(meta.Hash, v.defs)
-	if out, it, ok := a.entries.appendTo(dst, key, version, true); ok {
+	ref := entryRef{meta, v.defs}
+	if out, it, ok := a.entries.appendTo(dst, key, ref, true); ok {
 		return out, it.itemTag, nil
 	}
 	it, body, err := a.encode(c, meta, v)
 	if err != nil {
 		return dst, "", err
 	}
-	a.entries.put(key, keyLen, version, body, it)
+	a.entries.put(key, keyLen, ref, body, it)
 	lo, hi := it.itemRange(len(body))
 	out := append(dst, body[lo:hi]...)
 	if it.item > 0 { // a whole response: {"data": + the item's members + ,"seo":...}}

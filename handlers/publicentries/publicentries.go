@@ -34,7 +34,9 @@ import (
 	"cms/handlers/web"
 )
 
-// Store is what the public API reads.
+// Store is what the public API reads. The entry records Entries and EntryMeta return are never
+// changed afterwards (a changed file gets a new record): the API keeps its encodings valid for
+// the record they were made from.
 type Store interface {
 	// Collection returns a NotFound error for an unknown collection.
 	Collection(handle string) (*content.Collection, error)
