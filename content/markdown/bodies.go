@@ -1,13 +1,9 @@
 package markdown
 
 import (
-	"bytes"
-	"compress/flate"
-	"io"
-	"sync"
-
 	"cms/content"
 	"cms/content/lru"
+	"cms/content/packed"
 )
 
 // Body is an entry's Markdown body and its HTML, as of the file with Hash.
@@ -19,13 +15,15 @@ type Body struct {
 
 type bodyKey struct{ collection, slug string }
 
-// packed is a kept body: the Markdown and the HTML deflated together, about a third of their
-// size, so the cache holds three times as many entries (inflating costs a fraction of reading
-// and rendering the file).
-type packed struct {
+// kept is a kept body: the Markdown and the HTML together, as they are while the budget holds
+// them, compressed (packed, about half the size) once it binds, before any is dropped
+// (lru.Cache.SetShrink): expanding one costs a microsecond or two, reading and rendering the
+// file a hundred times that.
+type kept struct {
 	hash       string
 	contentLen int
-	z          []byte
+	text       packed.Bytes
+	cost       int64 // what Put was told, Overhead aside
 }
 
 // Bodies keeps the rendered bodies of entries, bounded, for every surface that shows them (the
@@ -35,12 +33,22 @@ type packed struct {
 // nothing.
 type Bodies struct {
 	r     *Renderer
-	cache *lru.Cache[bodyKey, packed]
+	cache *lru.Cache[bodyKey, kept]
 }
 
 // NewBodies returns a cache of at most maxBytes of bodies rendered by r.
 func NewBodies(r *Renderer, maxBytes int64) *Bodies {
-	return &Bodies{r: r, cache: lru.New[bodyKey, packed](maxBytes)}
+	c := lru.New[bodyKey, kept](maxBytes)
+	c.SetShrink(func(k kept) (kept, int64, bool) {
+		z, ok := k.text.Compress()
+		if !ok {
+			return k, 0, false
+		}
+		k.cost += int64(z.Size() - k.text.Size())
+		k.text = z
+		return k, k.cost, true
+	})
+	return &Bodies{r: r, cache: c}
 }
 
 // Stats reports the cache (lru.Registry).
@@ -54,15 +62,16 @@ func (b *Bodies) Get(collection, slug, hash string) (Body, bool) {
 	if b == nil || hash == "" || !b.cache.Enabled() {
 		return Body{}, false
 	}
-	p, ok := b.cache.GetValid(bodyKey{collection, slug}, func(x packed) bool { return x.hash == hash })
+	k, ok := b.cache.GetValid(bodyKey{collection, slug}, func(x kept) bool { return x.hash == hash })
 	if !ok {
 		return Body{}, false
 	}
-	text, err := inflate(p.z)
-	if err != nil || p.contentLen > len(text) {
+	buf, err := k.text.AppendTo(make([]byte, 0, k.text.Len()))
+	if err != nil || k.contentLen > len(buf) {
 		return Body{}, false
 	}
-	return Body{Hash: p.hash, Content: text[:p.contentLen], HTML: text[p.contentLen:]}, true
+	text := string(buf)
+	return Body{Hash: k.hash, Content: text[:k.contentLen], HTML: text[k.contentLen:]}, true
 }
 
 // Render renders a read entry's body and keeps it under its collection, slug and hash.
@@ -73,48 +82,9 @@ func (b *Bodies) Render(e *content.Entry) (Body, error) {
 	}
 	body := Body{Hash: e.Hash, Content: e.Content, HTML: html}
 	if e.Hash != "" && b.cache.Enabled() {
-		if z, err := deflate(e.Content, html); err == nil {
-			b.cache.Put(bodyKey{e.Collection, e.Slug}, packed{hash: e.Hash, contentLen: len(e.Content), z: z},
-				int64(len(e.Collection)+len(e.Slug)+len(e.Hash)+len(z)))
-		}
+		text := packed.Raw(append(append(make([]byte, 0, len(e.Content)+len(html)), e.Content...), html...))
+		cost := int64(len(e.Collection) + len(e.Slug) + len(e.Hash) + text.Size())
+		b.cache.Put(bodyKey{e.Collection, e.Slug}, kept{hash: e.Hash, contentLen: len(e.Content), text: text, cost: cost}, cost)
 	}
 	return body, nil
-}
-
-var writers, readers sync.Pool
-
-func deflate(parts ...string) ([]byte, error) {
-	var buf bytes.Buffer
-	zw, _ := writers.Get().(*flate.Writer)
-	if zw == nil {
-		zw, _ = flate.NewWriter(&buf, flate.BestSpeed)
-	} else {
-		zw.Reset(&buf)
-	}
-	defer writers.Put(zw)
-	for _, p := range parts {
-		if _, err := io.WriteString(zw, p); err != nil {
-			return nil, err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(buf.Bytes()), nil
-}
-
-func inflate(z []byte) (string, error) {
-	zr, _ := readers.Get().(io.ReadCloser)
-	if zr == nil {
-		zr = flate.NewReader(bytes.NewReader(z))
-	} else if err := zr.(flate.Resetter).Reset(bytes.NewReader(z), nil); err != nil {
-		return "", err
-	}
-	defer readers.Put(zr)
-	var sb bytes.Buffer
-	sb.Grow(4 * len(z))
-	if _, err := io.Copy(&sb, zr); err != nil {
-		return "", err
-	}
-	return sb.String(), nil
 }

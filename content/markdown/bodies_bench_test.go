@@ -8,7 +8,7 @@ import (
 	"cms/content/markdown"
 )
 
-// BenchmarkBodies compares a kept body (inflated) with rendering it again, for a ~3 KB post.
+// BenchmarkBodies compares reading a kept body with rendering it again, for a ~3 KB post.
 func BenchmarkBodies(b *testing.B) {
 	var src strings.Builder
 	for i := 0; i < 12; i++ {

@@ -1,9 +1,12 @@
 package markdown_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"cms/content"
+	"cms/content/lru"
 	"cms/content/markdown"
 )
 
@@ -27,5 +30,36 @@ func TestBodies(t *testing.T) {
 	var none *markdown.Bodies
 	if _, ok := none.Get("blog", "a", "h1"); ok {
 		t.Error("nil Bodies found a body")
+	}
+}
+
+// When the budget binds, kept bodies are compressed before any is dropped, and read back the
+// same.
+func TestBodiesShrink(t *testing.T) {
+	t.Parallel()
+	src := strings.Repeat("A paragraph with *emphasis* and a [link](https://example.com/), long enough to compress.\n\n", 20)
+	html, err := markdown.New(false).Render(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := len(src) + len(html) + 10 + lru.Overhead                // a body as it is, its key and hash
+	b := markdown.NewBodies(markdown.New(false), int64(4*one+100)) // four as they are, not five
+	want := map[string]markdown.Body{}
+	for i := range 5 {
+		e := &content.Entry{Collection: "blog", Slug: fmt.Sprint("p", i), Hash: fmt.Sprint("h", i), Content: src + fmt.Sprint(i)}
+		got, err := b.Render(e)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[e.Slug] = got
+	}
+	st := b.Stats()
+	if st.Shrunk == 0 || st.Entries != 5 || st.Bytes > st.MaxBytes {
+		t.Fatalf("stats %+v: want all five kept, some compressed, within the budget", st)
+	}
+	for slug, w := range want {
+		if got, ok := b.Get("blog", slug, "h"+slug[1:]); !ok || got != w {
+			t.Errorf("%s: kept %v, equal %v", slug, ok, got == w)
+		}
 	}
 }
