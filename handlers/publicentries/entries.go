@@ -157,17 +157,8 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 		}
 		return append(out, dataClose...), tag, nil
 	}
-	key, keyLen := v.key(c, meta.Slug)
-	ref := entryRef{meta, v.defs}
-	if out, it, ok := a.entries.appendTo(dst, key, ref, false); ok {
-		return out, it.etag, nil
-	}
-	it, body, err := a.encode(c, meta, v)
-	if err != nil {
-		return dst, "", err
-	}
-	a.entries.put(key, keyLen, ref, body, it)
-	return append(dst, body...), it.etag, nil
+	out, it, err := a.appendEncoding(dst, c, meta, v, false)
+	return out, it.etag, err
 }
 
 // appendItem appends one entry's encoding as a list item (the response's data member) to dst
@@ -180,22 +171,32 @@ func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.En
 // list and a single GET share one cached value and the work, and an unchanged entry is never
 // rendered twice.
 func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
+	out, it, err := a.appendEncoding(dst, c, meta, v, true)
+	return out, it.itemTag, err
+}
+
+// appendEncoding appends the cached encoding of meta for v to dst, or with item the list item it
+// holds, encoding and caching it first on a miss. On an error dst is returned as it was.
+func (a *api) appendEncoding(dst []byte, c *content.Collection, meta *content.Entry, v view, item bool) ([]byte, entryTags, error) {
 	key, keyLen := v.key(c, meta.Slug)
 	ref := entryRef{meta, v.defs}
-	if out, it, ok := a.entries.appendTo(dst, key, ref, true); ok {
-		return out, it.itemTag, nil
+	if out, it, ok := a.entries.appendTo(dst, key, ref, item); ok {
+		return out, it, nil
 	}
 	it, body, err := a.encode(c, meta, v)
 	if err != nil {
-		return dst, "", err
+		return dst, entryTags{}, err
 	}
 	a.entries.put(key, keyLen, ref, body, it)
+	if !item {
+		return append(dst, body...), it, nil
+	}
 	lo, hi := it.itemRange(len(body))
 	out := append(dst, body[lo:hi]...)
 	if it.item > 0 { // a whole response: {"data": + the item's members + ,"seo":...}}
 		out = append(out, '}')
 	}
-	return out, it.itemTag, nil
+	return out, it, nil
 }
 
 // encode reads, renders and encodes an entry for v: what appendResponse answers with an SEO
