@@ -107,18 +107,19 @@ func (c packedCache[K]) appendTo(dst []byte, key K, ref entryRef, item bool) ([]
 	if !ok {
 		return dst, entryTags{}, false
 	}
-	var out []byte
-	var err error
-	if lo, hi := it.itemRange(it.body.Len()); item && it.item > 0 {
-		out, err = it.body.AppendRange(dst, lo, hi)
-		out = append(out, '}')
-	} else {
-		out, err = it.body.AppendTo(dst)
+	if !item || it.item == 0 {
+		out, err := it.body.AppendTo(dst)
+		if err != nil {
+			return dst, entryTags{}, false
+		}
+		return out, it.entryTags, true
 	}
+	lo, hi := it.itemRange(it.body.Len())
+	out, err := it.body.AppendRange(dst, lo, hi)
 	if err != nil {
 		return dst, entryTags{}, false
 	}
-	return out, it.entryTags, true
+	return append(out, '}'), it.entryTags, true
 }
 
 // itemRange is where the list item lies in a cached body of n bytes: all of it, or in a whole
