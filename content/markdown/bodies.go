@@ -40,13 +40,9 @@ type Bodies struct {
 func NewBodies(r *Renderer, maxBytes int64) *Bodies {
 	c := lru.New[bodyKey, kept](maxBytes)
 	c.SetShrink(func(k kept) (kept, int64, bool) {
-		z, ok := k.text.Compress()
-		if !ok {
-			return k, 0, false
-		}
-		k.cost += int64(z.Size() - k.text.Size())
-		k.text = z
-		return k, k.cost, true
+		var ok bool
+		k.text, k.cost, ok = k.text.Shrink(k.cost)
+		return k, k.cost, ok
 	})
 	return &Bodies{r: r, cache: c}
 }

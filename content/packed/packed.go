@@ -32,6 +32,16 @@ func (p Bytes) Compress() (Bytes, bool) {
 	return q, q.n > 0
 }
 
+// Shrink is Compress for a cache value (lru.Cache.SetShrink) that costs cost with the string
+// as it is: the compressed string and what the value costs with it instead.
+func (p Bytes) Shrink(cost int64) (Bytes, int64, bool) {
+	z, ok := p.Compress()
+	if !ok {
+		return p, cost, false
+	}
+	return z, cost - int64(p.Size()) + int64(z.Size()), true
+}
+
 // Pack keeps a copy of b compressed, or as it is if it does not shrink.
 func Pack(b []byte) Bytes {
 	if len(b) == 0 {

@@ -130,3 +130,16 @@ func TestAppendRange(t *testing.T) {
 		}
 	}
 }
+
+// Shrink compresses like Compress and says what a value costs with the smaller string.
+func TestShrink(t *testing.T) {
+	text := []byte(strings.Repeat(`{"title":"A post"}`, 100))
+	r := Raw(text)
+	z, cost, ok := r.Shrink(1000 + int64(r.Size()))
+	if !ok || !z.Compressed() || cost != 1000+int64(z.Size()) {
+		t.Fatalf("Shrink: ok %v, compressed %v, cost %d; want 1000 + %d", ok, z.Compressed(), cost, z.Size())
+	}
+	if _, cost, ok := z.Shrink(77); ok || cost != 77 {
+		t.Errorf("a compressed string shrank again: ok %v, cost %d", ok, cost)
+	}
+}

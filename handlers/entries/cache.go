@@ -24,10 +24,7 @@ func fragKey(collection, slug string) string { return collection + "/" + slug }
 
 // shrinkFragment is the fragment compressed ([lru.Cache.SetShrink]).
 func shrinkFragment(f fragment) (fragment, int64, bool) {
-	z, ok := f.body.Compress()
-	if !ok {
-		return f, 0, false
-	}
-	f.body = z
-	return f, int64(z.Size() + len(f.hash) + len(f.route) + f.keyLen), true
+	var ok bool
+	f.body, _, ok = f.body.Shrink(0)
+	return f, f.cost(), ok
 }

@@ -77,13 +77,9 @@ func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
 	c := lru.New[K, packedEntry](maxBytes)
 	c.BorrowAll() // entries are read again: they may fill what the other caches leave
 	c.SetShrink(func(it packedEntry) (packedEntry, int64, bool) {
-		z, ok := it.body.Compress()
-		if !ok {
-			return it, 0, false
-		}
-		cost := it.cost - int64(it.body.Size()) + int64(z.Size())
-		it.body = z
-		return it, cost, true
+		var ok bool
+		it.body, it.cost, ok = it.body.Shrink(it.cost)
+		return it, it.cost, ok
 	})
 	return packedCache[K]{c}
 }
