@@ -17,7 +17,14 @@ type Entry struct {
 	UpdatedAt  string
 	Data       *Map   // custom frontmatter fields, in file order
 	Content    string // the Markdown body, trimmed
-	Hash       string // SHA-256 hex of the raw file text
+	// Hash is the SHA-256 hex of the raw file text: the CP's contentHash, which a client sends
+	// back to update the entry. Set on an entry read whole (Store.Entry) or just written; the
+	// index's records (Store.EntryMeta, Store.Entries) leave it empty, as hashing every file
+	// was a tenth of a cold start.
+	Hash string
+	// Version identifies the raw file text (VersionOf), on every entry the store hands out:
+	// what caches, ETags and the index compare to tell whether an entry changed.
+	Version string
 }
 
 // Published reports whether the entry is publicly visible.

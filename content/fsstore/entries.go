@@ -125,7 +125,7 @@ func (s *Store) CreateEntry(e *content.Entry) (*content.Entry, error) {
 
 func (s *Store) afterWrite(e *content.Entry, raw []byte) (*content.Entry, error) {
 	sum := sha256.Sum256(raw)
-	e.Hash = hex.EncodeToString(sum[:])
+	e.Hash, e.Version = hex.EncodeToString(sum[:]), content.VersionOf(raw)
 	if err := s.ix.Written(e.Collection, e.Slug); err != nil {
 		return nil, err
 	}

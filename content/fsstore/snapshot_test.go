@@ -97,7 +97,7 @@ func listing(t testing.TB, st *fsstore.Store) string {
 		}
 		for _, e := range es {
 			data, _ := json.Marshal(e.Data)
-			fmt.Fprintf(&b, "%s/%s %q %s %s %s %s\n", c.Handle, e.Slug, e.Title, e.Status, e.CreatedAt, e.Hash[:8], data)
+			fmt.Fprintf(&b, "%s/%s %q %s %s %s %s\n", c.Handle, e.Slug, e.Title, e.Status, e.CreatedAt, e.Version[:8], data)
 		}
 	}
 	return b.String()

@@ -6,9 +6,9 @@ import (
 	"cms/content/packed"
 )
 
-// Body is an entry's Markdown body and its HTML, as of the file with Hash.
+// Body is an entry's Markdown body and its HTML, as of the file of Version (content.VersionOf).
 type Body struct {
-	Hash    string
+	Version string
 	Content string
 	HTML    string
 }
@@ -20,7 +20,7 @@ type bodyKey struct{ collection, slug string }
 // (lru.Cache.SetShrink): expanding one costs a microsecond or two, reading and rendering the
 // file a hundred times that.
 type kept struct {
-	hash       string
+	version    string
 	contentLen int
 	text       packed.Bytes
 	cost       int64 // what Put was told, Overhead aside
@@ -28,7 +28,7 @@ type kept struct {
 
 // Bodies keeps the rendered bodies of entries, bounded, for every surface that shows them (the
 // website's pages, the public API's entries): an entry whose file is unchanged is neither read
-// nor rendered again, whichever asked first. A body is valid for its file's hash, which the
+// nor rendered again, whichever asked first. A body is valid for its file's Version, which the
 // entry index knows without reading the file. Safe for concurrent use; a nil *Bodies keeps
 // nothing.
 type Bodies struct {
@@ -53,12 +53,12 @@ func (b *Bodies) Stats() lru.Stats { return b.cache.Stats() }
 // JoinPool lets the cache lend and borrow budget with the process's other caches (lru.Registry).
 func (b *Bodies) JoinPool(p *lru.Pool) { b.cache.JoinPool(p) }
 
-// Get returns the kept body of collection/slug when it is of the file with hash.
-func (b *Bodies) Get(collection, slug, hash string) (Body, bool) {
-	if b == nil || hash == "" || !b.cache.Enabled() {
+// Get returns the kept body of collection/slug when it is of the file of version.
+func (b *Bodies) Get(collection, slug, version string) (Body, bool) {
+	if b == nil || version == "" || !b.cache.Enabled() {
 		return Body{}, false
 	}
-	k, ok := b.cache.GetValid(bodyKey{collection, slug}, func(x kept) bool { return x.hash == hash })
+	k, ok := b.cache.GetValid(bodyKey{collection, slug}, func(x kept) bool { return x.version == version })
 	if !ok {
 		return Body{}, false
 	}
@@ -67,20 +67,20 @@ func (b *Bodies) Get(collection, slug, hash string) (Body, bool) {
 		return Body{}, false
 	}
 	text := string(buf)
-	return Body{Hash: k.hash, Content: text[:k.contentLen], HTML: text[k.contentLen:]}, true
+	return Body{Version: k.version, Content: text[:k.contentLen], HTML: text[k.contentLen:]}, true
 }
 
-// Render renders a read entry's body and keeps it under its collection, slug and hash.
+// Render renders a read entry's body and keeps it under its collection, slug and Version.
 func (b *Bodies) Render(e *content.Entry) (Body, error) {
 	html, err := b.r.Render(e.Content)
 	if err != nil {
 		return Body{}, err
 	}
-	body := Body{Hash: e.Hash, Content: e.Content, HTML: html}
-	if e.Hash != "" && b.cache.Enabled() {
+	body := Body{Version: e.Version, Content: e.Content, HTML: html}
+	if e.Version != "" && b.cache.Enabled() {
 		text := packed.Raw(append(append(make([]byte, 0, len(e.Content)+len(html)), e.Content...), html...))
-		cost := int64(len(e.Collection) + len(e.Slug) + len(e.Hash) + text.Size())
-		b.cache.Put(bodyKey{e.Collection, e.Slug}, kept{hash: e.Hash, contentLen: len(e.Content), text: text, cost: cost}, cost)
+		cost := int64(len(e.Collection) + len(e.Slug) + len(e.Version) + text.Size())
+		b.cache.Put(bodyKey{e.Collection, e.Slug}, kept{version: e.Version, contentLen: len(e.Content), text: text, cost: cost}, cost)
 	}
 	return body, nil
 }

@@ -14,7 +14,7 @@ func BenchmarkBodies(b *testing.B) {
 	for i := 0; i < 12; i++ {
 		src.WriteString("A paragraph with *emphasis*, a [link](https://example.com/) and `code`, long enough to look like prose in a post.\n\n## Heading\n\n")
 	}
-	e := &content.Entry{Collection: "blog", Slug: "post", Hash: "h", Content: src.String()}
+	e := &content.Entry{Collection: "blog", Slug: "post", Version: "h", Content: src.String()}
 	bodies := markdown.NewBodies(markdown.New(false), 1<<20)
 	if _, err := bodies.Render(e); err != nil {
 		b.Fatal(err)

@@ -14,7 +14,7 @@ import (
 func TestBodies(t *testing.T) {
 	t.Parallel()
 	b := markdown.NewBodies(markdown.New(false), 1<<20)
-	e := &content.Entry{Collection: "blog", Slug: "a", Hash: "h1", Content: "**one**"}
+	e := &content.Entry{Collection: "blog", Slug: "a", Version: "h1", Content: "**one**"}
 	got, err := b.Render(e)
 	if err != nil || got.HTML != "<p><strong>one</strong></p>\n" || got.Content != "**one**" {
 		t.Fatalf("Render = %+v, %v", got, err)
@@ -46,7 +46,7 @@ func TestBodiesShrink(t *testing.T) {
 	b := markdown.NewBodies(markdown.New(false), int64(4*one+100)) // four as they are, not five
 	want := map[string]markdown.Body{}
 	for i := range 5 {
-		e := &content.Entry{Collection: "blog", Slug: fmt.Sprint("p", i), Hash: fmt.Sprint("h", i), Content: src + fmt.Sprint(i)}
+		e := &content.Entry{Collection: "blog", Slug: fmt.Sprint("p", i), Version: fmt.Sprint("h", i), Content: src + fmt.Sprint(i)}
 		got, err := b.Render(e)
 		if err != nil {
 			t.Fatal(err)

@@ -3,21 +3,23 @@ package entries
 import "cms/content/packed"
 
 // fragment is the encoded JSON of an entry, cached ([lru.Cache]) by collection and slug and
-// valid for one content hash and collection route. The hash comes from the store's index, which
-// follows the files, so an entry is read from disk and encoded once per version rather than once
-// per request; once the cache's budget binds, the least recently read are compressed (about half
-// the bytes, a microsecond or two more per read) before any is dropped. A hash served from a stale index can only make an update fail with 409: the store
+// valid for one file Version and collection route. The Version comes from the store's index,
+// which follows the files, so an entry is read from disk and encoded once per version rather
+// than once per request; once the cache's budget binds, the least recently read are compressed
+// (about half the bytes, a microsecond or two more per read) before any is dropped. A
+// contentHash served for a stale index can only make an update fail with 409: the store
 // compares it with the file under its lock.
 type fragment struct {
-	hash  string // content hash of the file the body was encoded from
-	route string // the collection route the url was resolved with
-	body  packed.Bytes
+	version string // Version of the file the body was encoded from: the index's records have it
+	hash    string // its SHA-256, the contentHash in the body (the index's records do not have it)
+	route   string // the collection route the url was resolved with
+	body    packed.Bytes
 	// keyLen is what its key costs.
 	keyLen int
 }
 
 func (f fragment) cost() int64 {
-	return int64(f.body.Size() + f.keyLen + len(f.hash) + len(f.route))
+	return int64(f.body.Size() + f.keyLen + len(f.version) + len(f.hash) + len(f.route))
 }
 
 func fragKey(collection, slug string) string { return collection + "/" + slug }

@@ -83,13 +83,13 @@ func pathSlug(r *http.Request) (string, error) {
 }
 
 // appendFragment appends the encoded entry for meta (an index entry) to dst and returns the
-// hash it was encoded from, reading the file only when the cache has no body for meta's hash.
-// On an error dst is returned as it was.
+// SHA-256 of the file it was encoded from, reading the file only when the cache has no body for
+// meta's Version. On an error dst is returned as it was.
 func (a *api) appendFragment(dst []byte, c *content.Collection, meta *content.Entry) ([]byte, string, error) {
 	key := fragKey(c.Handle, meta.Slug)
-	if f, ok := a.cache.GetValid(key, func(f fragment) bool { return f.hash == meta.Hash && f.route == c.Route }); ok {
+	if f, ok := a.cache.GetValid(key, func(f fragment) bool { return f.version == meta.Version && f.route == c.Route }); ok {
 		if out, err := f.body.AppendTo(dst); err == nil {
-			return out, meta.Hash, nil
+			return out, f.hash, nil
 		}
 	}
 	e, err := a.Store.Entry(c.Handle, meta.Slug)
@@ -103,14 +103,14 @@ func (a *api) appendFragment(dst []byte, c *content.Collection, meta *content.En
 	return append(dst, body...), hash, nil
 }
 
-// remember encodes an entry just read or written and caches it under its hash.
+// remember encodes an entry just read or written and caches it under its Version.
 func (a *api) remember(c *content.Collection, e *content.Entry) ([]byte, string, error) {
 	body, err := encodeEntry(c, e)
 	if err != nil {
 		return nil, "", err
 	}
 	key := fragKey(c.Handle, e.Slug)
-	f := fragment{hash: e.Hash, route: c.Route, body: packed.Raw(body), keyLen: len(key)}
+	f := fragment{version: e.Version, hash: e.Hash, route: c.Route, body: packed.Raw(body), keyLen: len(key)}
 	a.cache.Put(key, f, f.cost())
 	return body, e.Hash, nil
 }
@@ -258,10 +258,10 @@ func (a *api) search(c *content.Collection, q query.Query, text string) ([]*cont
 }
 
 // projected encodes the fields of an entry a projection names (web.ProjectEntry); only content
-// reads the file.
+// and contentHash (which the index does not keep) read the file.
 func (a *api) projected(c *content.Collection, meta *content.Entry, fields []string) ([]byte, error) {
 	e := meta
-	if slices.Contains(fields, "content") {
+	if slices.Contains(fields, "content") || slices.Contains(fields, "contentHash") {
 		full, err := a.Store.Entry(c.Handle, meta.Slug)
 		if err != nil {
 			return nil, err

@@ -136,7 +136,8 @@ func TestListEntryShape(t *testing.T) {
 	}
 }
 
-// fields= sends only the fields named, custom ones under data, without reading the bodies.
+// fields= sends only the fields named, custom ones under data; the files are read only for content
+// and contentHash, which the index does not keep.
 func TestListProjection(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -87,14 +87,14 @@ func newPackedCache[K comparable](maxBytes int64) packedCache[K] {
 // entryRef is what an entry's encoding was made from: the store's record of the entry and the
 // definitions' generation. A cached encoding is valid for the same record (a record the store
 // handed out never changes: a changed file gets a new one), else for a record of the same file
-// hash (an index rebuilt), which costs reading the hash: at 100,000 entries, a cache miss per
-// list item, a twentieth of an uncached list query.
+// Version (an index rebuilt), which costs reading the version: at 100,000 entries, a cache miss
+// per list item, a twentieth of an uncached list query.
 type entryRef struct {
 	meta *content.Entry
 	defs uint64
 }
 
-func (r entryRef) version() uint64 { return entryVersion(r.meta.Hash, r.defs) }
+func (r entryRef) version() uint64 { return entryVersion(r.meta.Version, r.defs) }
 
 // appendTo appends the body cached under key for ref to dst: the whole body, or with item, the
 // list item it holds.

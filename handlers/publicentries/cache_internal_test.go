@@ -75,8 +75,8 @@ func TestDoorkeeperWindow(t *testing.T) {
 func TestEntryRefValidity(t *testing.T) {
 	t.Parallel()
 	c := newPackedCache[string](1 << 20)
-	hash := "479dc76215d94854843bed5f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d"
-	m1 := &content.Entry{Slug: "a", Hash: hash}
+	version := content.VersionOf([]byte("---\ntitle: A\n---\n"))
+	m1 := &content.Entry{Slug: "a", Version: version}
 	c.put("a", 1, entryRef{m1, 1}, []byte(`{"title":"A"}`), entryTags{etag: `"e"`})
 	for _, tt := range []struct {
 		name string
@@ -84,8 +84,8 @@ func TestEntryRefValidity(t *testing.T) {
 		hit  bool
 	}{
 		{"the same record", entryRef{m1, 1}, true},
-		{"another record of the same file", entryRef{&content.Entry{Slug: "a", Hash: hash}, 1}, true},
-		{"another file", entryRef{&content.Entry{Slug: "a", Hash: "5" + hash[1:]}, 1}, false},
+		{"another record of the same file", entryRef{&content.Entry{Slug: "a", Version: version}, 1}, true},
+		{"another file", entryRef{&content.Entry{Slug: "a", Version: content.VersionOf([]byte("---\ntitle: B\n---\n"))}, 1}, false},
 		{"other definitions", entryRef{m1, 2}, false},
 	} {
 		out, _, ok := c.appendTo(nil, "a", tt.ref, false)

@@ -77,13 +77,13 @@ func (s *site) entryView(st content.Site, c *content.Collection, e *content.Entr
 }
 
 // readEntry returns the entry of an index record with its rendered body when it may be shown
-// (published, or a draft when draft is set), else nil. A kept body of the same file hash spares
+// (published, or a draft when draft is set), else nil. A kept body of the same file Version spares
 // reading and rendering the file; otherwise it is read, and its body rendered and kept.
 func (s *site) readEntry(c *content.Collection, meta *content.Entry, draft bool) (*content.Entry, *markdown.Body) {
 	if !(draft || meta.Published()) {
 		return nil, nil
 	}
-	if b, ok := s.Bodies.Get(c.Handle, meta.Slug, meta.Hash); ok {
+	if b, ok := s.Bodies.Get(c.Handle, meta.Slug, meta.Version); ok {
 		return meta, &b
 	}
 	e, err := s.Store.Entry(c.Handle, meta.Slug)

@@ -212,7 +212,7 @@ func (s *Index) readIndexedIn(dir *dirReader, shared *frontmatter.Interner, c, s
 		return nil, err
 	}
 	e := &x.meta.Entry
-	if s.renamedAway(c, slug, e.Hash) {
+	if s.renamedAway(c, slug, e.Version) {
 		return nil, errRenamedAway
 	}
 	s.resolved(p)
@@ -331,7 +331,7 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 		}
 		return
 	}
-	if cur != nil && it.size == cur.size && it.e.Hash == cur.e.Hash {
+	if cur != nil && it.size == cur.size && it.e.Version == cur.e.Version {
 		// The same content (a racy stamp re-read, a touched file, a snapshot that recorded no
 		// time): the entry and its version stay; only the stamp is brought up to date.
 		if m := it.mtime.Load(); cur.mtime.Swap(m) != m || cur.racy.Swap(it.racy.Load()) != it.racy.Load() {
@@ -402,7 +402,7 @@ func (s *Index) rescan(c string) {
 			ix.mu.RLock()
 			cur := ix.entries[slug]
 			ix.mu.RUnlock()
-			if cur != nil && s.renamedAway(c, slug, cur.e.Hash) {
+			if cur != nil && s.renamedAway(c, slug, cur.e.Version) {
 				continue // not seen: dropped below
 			}
 			seen[slug] = true

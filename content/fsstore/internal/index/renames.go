@@ -83,6 +83,24 @@ func (in RenameIntent) Done(root *os.Root, contentDir string) (newComplete, oldU
 	return fileHash(root, entry(in.To)) == in.NewHash, fileHash(root, entry(in.From)) == in.OldHash
 }
 
+// leftover reports whether the rename's new file holds exactly what the rename wrote and its old
+// file still exactly what it held when the rename started: a left-over that a read-only store
+// hides, which it knows by the returned Version of the old file (the index keeps no SHA-256).
+func (in RenameIntent) leftover(root *os.Root, contentDir string) (version string, ok bool) {
+	entry := func(slug string) string { return path.Join(contentDir, "collections", in.Collection, slug+".md") }
+	if fileHash(root, entry(in.To)) != in.NewHash {
+		return "", false
+	}
+	raw, err := root.ReadFile(entry(in.From))
+	if err != nil {
+		return "", false
+	}
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != in.OldHash {
+		return "", false
+	}
+	return content.VersionOf(raw), true
+}
+
 // fileHash is the hex SHA-256 of a site-relative file, or "" when it cannot be read.
 func fileHash(root *os.Root, p string) string {
 	raw, err := root.ReadFile(p)
@@ -93,8 +111,8 @@ func fileHash(root *os.Root, p string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// renameView is what a read-only store hides: "collection/slug" -> hash of the old file of an
-// interrupted rename whose new file is complete.
+// renameView is what a read-only store hides: "collection/slug" -> the Version of the old file
+// of an interrupted rename whose new file is complete.
 type renameView struct {
 	hide map[string]string
 }
@@ -109,20 +127,20 @@ func (s *Index) readRenameView() *renameView {
 	v := &renameView{}
 	recs, _, _ := RenameIntents(s.root, s.log)
 	for _, in := range recs {
-		if newComplete, _ := in.Done(s.root, s.opts.ContentDir); newComplete {
+		if version, ok := in.leftover(s.root, s.opts.ContentDir); ok {
 			if v.hide == nil {
 				v.hide = map[string]string{}
 			}
-			v.hide[in.Collection+"/"+in.From] = in.OldHash
+			v.hide[in.Collection+"/"+in.From] = version
 		}
 	}
 	return v
 }
 
-// renamedAway reports whether the entry c/slug, whose file has hash hash, is the left-over old
+// renamedAway reports whether the entry c/slug, whose file has Version version, is the left-over old
 // file of an interrupted rename that a read-only store must not serve. Writable stores resolved
 // every record when they opened and never hide anything.
-func (s *Index) renamedAway(c, slug, hash string) bool {
+func (s *Index) renamedAway(c, slug, version string) bool {
 	if !s.opts.ReadOnly {
 		return false
 	}
@@ -136,7 +154,7 @@ func (s *Index) renamedAway(c, slug, hash string) bool {
 		return false
 	}
 	old, ok := v.hide[c+"/"+slug]
-	return ok && old == hash
+	return ok && old == version
 }
 
 // refreshRenames re-reads the rename records of a read-only store and drops from the index the
@@ -148,8 +166,8 @@ func (s *Index) refreshRenames() {
 	}
 	v := s.readRenameView()
 	prev := s.renames.view.Swap(v)
-	for key, hash := range v.hide {
-		if prev != nil && prev.hide[key] == hash {
+	for key, version := range v.hide {
+		if prev != nil && prev.hide[key] == version {
 			continue
 		}
 		c, slug, _ := strings.Cut(key, "/")
@@ -161,7 +179,7 @@ func (s *Index) refreshRenames() {
 		}
 		ix.mu.Lock()
 		// Its file did not change, so a re-index would keep it: drop it by its content.
-		if cur := ix.entries[slug]; cur != nil && cur.e.Hash == hash {
+		if cur := ix.entries[slug]; cur != nil && cur.e.Version == version {
 			ix.set(s, slug, nil)
 		}
 		ix.mu.Unlock()

@@ -78,12 +78,12 @@ func (ix *collIndex) ensureSearch(s *Index) {
 	ix.mu.RLock()
 	built = ix.search != nil
 	type ent struct {
-		slug, hash, title string
-		public            bool
+		slug, version, title string
+		public               bool
 	}
 	ents := make([]ent, 0, len(ix.entries))
 	for slug, it := range ix.entries {
-		ents = append(ents, ent{slug, it.e.Hash, it.e.Title, it.e.Published()})
+		ents = append(ents, ent{slug, it.e.Version, it.e.Title, it.e.Published()})
 	}
 	ix.mu.RUnlock()
 	if built {
@@ -98,11 +98,11 @@ func (ix *collIndex) ensureSearch(s *Index) {
 		}
 	}
 	for _, e := range ents {
-		if tag, ok := si.Tag(e.slug); ok && tag == e.hash {
+		if tag, ok := si.Tag(e.slug); ok && tag == e.version {
 			continue
 		}
 		if text, err := s.readText(ix.handle, e.slug); err == nil {
-			si.Add(e.slug, e.hash, e.title, text, e.public)
+			si.Add(e.slug, e.version, e.title, text, e.public)
 		}
 	}
 	ix.mu.Lock()
@@ -111,7 +111,7 @@ func (ix *collIndex) ensureSearch(s *Index) {
 	ix.search = si
 }
 
-// catchUp makes si hold exactly the current entries at their current hashes. ix.mu must be held
+// catchUp makes si hold exactly the current entries at their current versions. ix.mu must be held
 // for writing.
 func (ix *collIndex) catchUp(s *Index, si *search.Index) {
 	for _, slug := range si.Keys() {
@@ -120,11 +120,11 @@ func (ix *collIndex) catchUp(s *Index, si *search.Index) {
 		}
 	}
 	for slug, it := range ix.entries {
-		if tag, ok := si.Tag(slug); ok && tag == it.e.Hash {
+		if tag, ok := si.Tag(slug); ok && tag == it.e.Version {
 			continue
 		}
 		if text, err := s.readText(ix.handle, slug); err == nil {
-			si.Add(slug, it.e.Hash, it.e.Title, text, it.e.Published())
+			si.Add(slug, it.e.Version, it.e.Title, text, it.e.Published())
 		} else {
 			si.Remove(slug)
 		}
@@ -147,7 +147,7 @@ func (ix *collIndex) searchUpdate(s *Index, slug string, it *indexed) {
 		ix.search.Remove(slug)
 		return
 	}
-	ix.search.Add(slug, it.e.Hash, it.e.Title, text, it.e.Published())
+	ix.search.Add(slug, it.e.Version, it.e.Title, text, it.e.Published())
 }
 
 // readText reads an entry file's body as plain text (search.PlainText), what the full-text

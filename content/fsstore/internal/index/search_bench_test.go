@@ -67,7 +67,7 @@ func searchCorpus(tb testing.TB) *collIndex {
 		si := search.New()
 		for i := range n {
 			e := ix.entries[sitegen.Slug(i, opts)].e
-			si.Add(e.Slug, e.Hash, e.Title, texts[i], e.Published())
+			si.Add(e.Slug, e.Version, e.Title, texts[i], e.Published())
 		}
 		runtime.GC()
 		runtime.ReadMemStats(&after) // texts still held, so the growth is the index's

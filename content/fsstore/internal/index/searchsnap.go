@@ -34,7 +34,7 @@ const SearchSnapshotFile = ".cms/search.snapshot"
 
 const (
 	searchMagic   = "CMSSERCH"
-	searchVersion = 1
+	searchVersion = 2 // 2: entries are tagged with their Version, not a SHA-256
 	// searchRewriteAfter is how many entry changes make a writer rewrite the file with the next
 	// index snapshot; fewer are cheaper to re-read at the first search than the file is to
 	// rewrite.
@@ -66,7 +66,10 @@ func (s *Index) searchSection(c string) string {
 		if err == nil {
 			st.sections, err = decodeSearchSnapshot(raw)
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, errOtherFormat):
+			s.log.Info("full-text index snapshot is from another version; building from the files", "file", SearchSnapshotFile, "err", err)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			s.log.Warn("full-text index snapshot ignored; building from the files", "file", SearchSnapshotFile, "err", err)
 		}
 	}
@@ -209,7 +212,7 @@ func decodeSearchSnapshot(raw []byte) (map[string]string, error) {
 		return nil, fmt.Errorf("%w: bad magic", errCorrupt)
 	}
 	if v := binary.LittleEndian.Uint32(raw[8:]); v != searchVersion {
-		return nil, fmt.Errorf("%w: format version %d, want %d", errCorrupt, v, searchVersion)
+		return nil, fmt.Errorf("%w: format %d, this version reads %d", errOtherFormat, v, searchVersion)
 	}
 	if n := binary.LittleEndian.Uint64(raw[24:]); n != uint64(len(raw)-snapHeaderSize) {
 		return nil, fmt.Errorf("%w: payload is %d bytes, header says %d", errCorrupt, len(raw)-snapHeaderSize, n)

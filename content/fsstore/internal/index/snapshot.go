@@ -228,6 +228,8 @@ func (s *Index) loadLocked(ctx context.Context, write bool) error {
 	default:
 		snapGen, colls, err = decodeSnapshot(raw)
 		switch {
+		case errors.Is(err, errOtherFormat):
+			s.log.Info("index snapshot is from another version; rebuilding it from the files", "file", SnapshotFile, "err", err)
 		case err != nil:
 			s.log.Warn("index snapshot ignored; rebuilding it from the files", "file", SnapshotFile, "err", err)
 		case gerr == nil && snapGen < g.Snapshot:

@@ -32,7 +32,7 @@ import (
 // package; a version bump makes old files rebuild.
 const (
 	snapMagic      = "CMSINDEX"
-	snapVersion    = 2
+	snapVersion    = 3 // 3: entries carry their Version, not a SHA-256
 	snapHeaderSize = 32
 	// maxValueDepth bounds nesting, so a corrupt file cannot exhaust the stack. Values count
 	// from depth 1 inside the data map, so this keeps every entry the front matter reader accepts.
@@ -71,7 +71,7 @@ func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
 		e.uvarint(uint64(len(c.items)))
 		for _, it := range c.items {
 			en := it.e
-			for _, s := range [...]string{en.Slug, en.Title, en.Status, en.Author, en.CreatedAt, en.UpdatedAt, en.Hash} {
+			for _, s := range [...]string{en.Slug, en.Title, en.Status, en.Author, en.CreatedAt, en.UpdatedAt, en.Version} {
 				e.str(s)
 			}
 			mtime := it.mtime.Load()
@@ -165,13 +165,17 @@ func (e *snapEncoder) value(v any, depth int) error {
 // errCorrupt is returned for any snapshot that does not decode; the caller rebuilds from files.
 var errCorrupt = errors.New("index snapshot is corrupt")
 
+// errOtherFormat is returned for a snapshot another version of cms wrote: expected after an
+// upgrade, so the caller rebuilds from files without a warning.
+var errOtherFormat = errors.New("snapshot is in another version's format")
+
 // snapHeader reads and checks the header of raw, returning the generation and the payload.
 func snapHeader(raw []byte) (gen uint64, payload []byte, err error) {
 	if len(raw) < snapHeaderSize || string(raw[:8]) != snapMagic {
 		return 0, nil, fmt.Errorf("%w: bad magic", errCorrupt)
 	}
 	if v := binary.LittleEndian.Uint32(raw[8:]); v != snapVersion {
-		return 0, nil, fmt.Errorf("%w: format version %d, want %d", errCorrupt, v, snapVersion)
+		return 0, nil, fmt.Errorf("%w: format %d, this version reads %d", errOtherFormat, v, snapVersion)
 	}
 	n := binary.LittleEndian.Uint64(raw[24:])
 	if n != uint64(len(raw)-snapHeaderSize) {
@@ -224,7 +228,7 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 			e := &ents[i]
 			e.Collection = c.handle
 			e.Slug, e.Title, e.Status, e.Author = d.Str(), d.Str(), intern(d.Str()), d.Str()
-			e.CreatedAt, e.UpdatedAt, e.Hash = d.Str(), d.Str(), d.Str()
+			e.CreatedAt, e.UpdatedAt, e.Version = d.Str(), d.Str(), d.Str()
 			items[i].mtime.Store(d.Varint())
 			items[i].size = int64(d.Uvarint())
 			items[i].raw = d.Str()

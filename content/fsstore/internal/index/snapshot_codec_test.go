@@ -25,7 +25,7 @@ func sampleColls() []snapColl {
 	data.Set("empty", "")
 	data.Set("seo", nested)
 	e1 := &content.Entry{Collection: "blog", Slug: "first", Title: "First", Status: "published", Author: "alice",
-		CreatedAt: "2026-01-01T10:00:00.000Z", UpdatedAt: "2026-01-02T10:00:00.000Z", Hash: "abcd", Data: data}
+		CreatedAt: "2026-01-01T10:00:00.000Z", UpdatedAt: "2026-01-02T10:00:00.000Z", Version: "abcd", Data: data}
 	e2 := &content.Entry{Collection: "blog", Slug: "second", Title: "", Status: "draft", Data: content.NewMap(0)}
 	return []snapColl{
 		{handle: "blog", dirMtime: 1234567890123456789, order: "[{createdAt true} {slug false}]",
@@ -159,6 +159,22 @@ func payloadWithData(slug string, data []byte) []byte {
 	return e.buf
 }
 
+// A snapshot of another format version (an upgrade's) is not called corrupt: the store rebuilds
+// it without a warning.
+func TestSnapshotOtherFormat(t *testing.T) {
+	t.Parallel()
+	old := withHeader(3, binary.AppendUvarint(nil, 0))
+	binary.LittleEndian.PutUint32(old[8:], snapVersion-1)
+	if _, _, err := decodeSnapshot(old); !errors.Is(err, errOtherFormat) || errors.Is(err, errCorrupt) {
+		t.Errorf("older format: err = %v, want errOtherFormat", err)
+	}
+	search := append([]byte(searchMagic), make([]byte, snapHeaderSize-len(searchMagic))...)
+	binary.LittleEndian.PutUint32(search[8:], searchVersion+1)
+	if _, err := decodeSearchSnapshot(search); !errors.Is(err, errOtherFormat) || errors.Is(err, errCorrupt) {
+		t.Errorf("search snapshot of a newer format: err = %v, want errOtherFormat", err)
+	}
+}
+
 func withHeader(gen uint64, payload []byte) []byte {
 	b := make([]byte, snapHeaderSize, snapHeaderSize+len(payload))
 	copy(b, snapMagic)
@@ -246,7 +262,7 @@ func benchSnapshot(b *testing.B) []byte {
 		d.Set("author_name", "Author Name")
 		items[i] = newIndexed(&content.Entry{Collection: "posts", Slug: fmt.Sprintf("post-%05d", i), Title: fmt.Sprintf("Post number %d", i),
 			Status: "published", CreatedAt: "2026-01-01T10:00:00.000Z", UpdatedAt: "2026-01-01T10:00:00.000Z",
-			Hash: "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", Data: d}, int64(i), 2300)
+			Version: "0123456789abcdef", Data: d}, int64(i), 2300)
 	}
 	raw, err := encodeSnapshot(1, []snapColl{{handle: "posts", items: items}})
 	if err != nil {
