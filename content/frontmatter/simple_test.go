@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -220,5 +221,50 @@ func TestInternerSharesRepeatedValues(t *testing.T) {
 	}
 	if len(in.vals) > maxInterned {
 		t.Errorf("%d values remembered, want at most %d", len(in.vals), maxInterned)
+	}
+}
+
+// yamlPrintableBytewise is yamlPrintable a byte at a time, as it was before it read words.
+func yamlPrintableBytewise(src []byte) bool {
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c < 0x80 {
+			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029 {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// Reading eight bytes at a time changes no verdict: every byte value at every position of a
+// word, and characters of every length straddling a word's end.
+func TestYAMLPrintableWords(t *testing.T) {
+	t.Parallel()
+	check := func(src []byte) {
+		t.Helper()
+		if got, want := yamlPrintable(src), yamlPrintableBytewise(src); got != want {
+			t.Fatalf("yamlPrintable(%q) = %v, want %v", src, got, want)
+		}
+	}
+	for c := range 256 {
+		for pos := range 17 {
+			src := bytes.Repeat([]byte("title: x"), 3)[:17]
+			src[pos] = byte(c)
+			check(src)
+		}
+	}
+	for _, r := range []string{"é", "€", "𝄞", "\u2028", "\u0085", "\uFEFF", "\xff", "\xe2\x82"} {
+		for pos := range 10 {
+			src := append(append(bytes.Repeat([]byte("a"), pos), r...), "bcdefghijklmnop"...)
+			check(src)
+		}
 	}
 }
