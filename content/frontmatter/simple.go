@@ -263,21 +263,28 @@ func yamlPrintable(src []byte) bool {
 			i += 8
 			continue
 		}
-		c := src[i]
-		if c < 0x80 {
-			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f {
+		if c := src[i]; c < utf8.RuneSelf {
+			if !yamlRuneOK(rune(c)) {
 				return false
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029 {
+		if !yamlRuneOK(r) {
 			return false
 		}
 		i += size
 	}
 	return true
+}
+
+// yamlRuneOK reports whether yamlPrintable accepts r (utf8.RuneError stands for invalid UTF-8).
+func yamlRuneOK(r rune) bool {
+	if r < utf8.RuneSelf {
+		return (r >= 0x20 || r == '\n' || r == '\r') && r != 0x7f
+	}
+	return !(r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029)
 }
 
 // plainASCII8 reports whether every byte of w is in 0x20..0x7e. When none has its high bit

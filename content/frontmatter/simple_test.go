@@ -224,22 +224,14 @@ func TestInternerSharesRepeatedValues(t *testing.T) {
 	}
 }
 
-// yamlPrintableBytewise is yamlPrintable a byte at a time, as it was before it read words.
+// yamlPrintableBytewise is yamlPrintable a character at a time, as it was before it read words.
 func yamlPrintableBytewise(src []byte) bool {
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c < 0x80 {
-			if (c < 0x20 && c != '\n' && c != '\r') || c == 0x7f {
-				return false
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(src[i:])
-		if r == utf8.RuneError || r == 0x85 || (r >= 0x80 && r < 0xA0) || (r >= 0xD800 && r < 0xE000) || r == 0xFEFF || r == 0xFFFE || r == 0xFFFF || r == 0x2028 || r == 0x2029 {
+	for len(src) > 0 {
+		r, size := utf8.DecodeRune(src)
+		if !yamlRuneOK(r) {
 			return false
 		}
-		i += size
+		src = src[size:]
 	}
 	return true
 }
