@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"log/slog"
+	"os"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
@@ -162,11 +163,11 @@ func GoMemoryInUse() int64 {
 	return int64(s[0].Value.Uint64() - s[1].Value.Uint64())
 }
 
-// SetDefaultMemoryLimit applies DefaultMemoryLimit when neither GOMEMLIMIT, memory.limitMiB
-// nor Lambda set a limit (SetMemoryLimit), once the process has started and collected its
-// start-up garbage, and until ctx ends moves it with the live heap every second: up as the
-// caches fill or the index grows (a limit below the live data would have the collector run
-// without pause), down as they empty. cached reports what the caches hold (Services.CachedBytes;
+// SetDefaultMemoryLimit applies DefaultMemoryLimit, capped in a container by ContainerCeiling,
+// when neither GOMEMLIMIT, memory.limitMiB nor Lambda set a limit (SetMemoryLimit), once the
+// process has started and collected its start-up garbage, and until ctx ends moves it with the
+// live heap every second: up as the caches fill or the index grows (a limit below the live data
+// would have the collector run without pause), down as they empty. cached reports what the caches hold (Services.CachedBytes;
 // nil: nothing). Like SetMemoryLimit, only a main calls it, once.
 func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, cached func() int64, getenv func(string) string, log *slog.Logger) {
 	if _, from := MemoryLimit(limitMiB, getenv); from != "" {
@@ -175,13 +176,29 @@ func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, cached f
 	if cached == nil {
 		cached = func() int64 { return 0 }
 	}
+	// In a container, never above what its memory limit leaves the heap: a first start of a
+	// large site builds its full-text index in the background with the live heap growing fast,
+	// and room for garbage as large as the live heap would outgrow a small container.
+	container := ContainerMemoryLimit(os.DirFS("/"))
+	ceiling := ContainerCeiling(container)
+	derive := func(live int64) int64 {
+		l := DefaultMemoryLimit(live, cached())
+		if ceiling > 0 {
+			l = min(l, ceiling)
+		}
+		return l
+	}
 	live := liveHeap()
 	if live <= 0 { // no collection yet: what the process holds is an upper bound
 		live = GoMemoryInUse()
 	}
-	limit := DefaultMemoryLimit(live, cached())
+	limit := derive(live)
 	debug.SetMemoryLimit(limit)
-	log.Info("memory limit", "mib", limit>>20, "from", "default: live heap + slack, following it", "live_mib", live>>20, "cache_mib", cacheMiB)
+	attrs := []any{"mib", limit >> 20, "from", "default: live heap + slack, following it", "live_mib", live >> 20, "cache_mib", cacheMiB}
+	if ceiling > 0 {
+		attrs = append(attrs, "container_mib", container>>20, "ceiling_mib", ceiling>>20)
+	}
+	log.Info("memory limit", attrs...)
 	go func() {
 		t := time.NewTicker(time.Second)
 		defer t.Stop()
@@ -191,8 +208,8 @@ func SetDefaultMemoryLimit(ctx context.Context, limitMiB, cacheMiB int, cached f
 				return
 			case <-t.C:
 			}
-			if live := liveHeap(); live > 0 && DefaultMemoryLimit(live, cached()) != limit {
-				limit = DefaultMemoryLimit(live, cached())
+			if live := liveHeap(); live > 0 && derive(live) != limit {
+				limit = derive(live)
 				debug.SetMemoryLimit(limit)
 			}
 		}
