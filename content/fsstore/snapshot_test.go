@@ -656,3 +656,66 @@ func TestSnapshotWriterLetsTheFullTextIndexGo(t *testing.T) {
 		t.Error("a search did not keep the full-text index it built")
 	}
 }
+
+// A reader started from the snapshot takes the default order from it rather than sorting; its
+// pages, in either direction, filtered or not, and after changes, are the writer's, ties on the
+// date and on the sortable order broken by slug alike.
+func TestSnapshotDefaultOrderSeedsQueries(t *testing.T) {
+	t.Parallel()
+	var site strings.Builder
+	site.WriteString(snapSite)
+	for i := range 60 {
+		fmt.Fprintf(&site, "-- content/collections/blog/post-%02d.md --\n---\ntitle: Post %d\nstatus: %s\ncreatedAt: 2026-03-%02dT10:00:00.000Z\n---\nBody.\n",
+			(i*37)%60, i, []string{"published", "draft"}[i%3/2], 1+i%7) // seven dates: many ties
+		fmt.Fprintf(&site, "-- content/collections/pages/page-%02d.md --\n---\ntitle: Page %d\norder: %d\n---\n", (i*11)%60, i%5, i%4)
+	}
+	dir := contenttest.WriteSite(t, site.String())
+	w := open(t, dir, false, fsstore.WatchNone)
+	if err := w.Close(); err != nil { // writes the snapshot, in default order
+		t.Fatal(err)
+	}
+	w = open(t, dir, false, fsstore.WatchNone)
+	r := open(t, dir, true, "")
+	queries := []query.Query{
+		{}, {Limit: 7, Offset: 20}, {Offset: 55},
+		{Filter: map[string]any{"status": "published"}, Limit: 9, Offset: 4},
+		{Sort: []query.SortKey{{Field: "createdAt"}, {Field: "slug"}}, Limit: 10},
+		{Sort: []query.SortKey{{Field: "order", Desc: true}, {Field: "title"}, {Field: "slug"}}},
+	}
+	compare := func(when string) {
+		t.Helper()
+		// Without the snapshot: every order sorted from the files.
+		ref, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ref.Close()
+		for _, c := range []string{"blog", "pages"} {
+			for _, q := range queries {
+				want, wn, err := ref.Entries(c, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, st := range map[string]*fsstore.Store{"reader": r, "writer": w} {
+					got, gn, err := st.Entries(c, q)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !slices.Equal(slugs(got), slugs(want)) || gn != wn {
+						t.Errorf("%s, %s of %s %+v: %v (%d), sorted from the files %v (%d)", when, name, c, q, slugs(got), gn, slugs(want), wn)
+					}
+				}
+			}
+		}
+	}
+	compare("from the snapshot")
+	if _, err := w.CreateEntry(&content.Entry{Collection: "blog", Slug: "post-new", Title: "New", Status: content.StatusPublished,
+		CreatedAt: "2026-03-04T10:00:00.000Z", Data: content.NewMap(0)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.DeleteEntry("blog", "post-13"); err != nil {
+		t.Fatal(err)
+	}
+	r.Refresh()
+	compare("after a create and a delete")
+}

@@ -29,8 +29,11 @@ type collIndex struct {
 	entries map[string]*indexed
 	version uint64
 	sorted  []*content.Entry // default order cache, nil when stale
-	d       *derived         // ids, postings and sorted orders for queries; nil until first needed
-	search  *search.Index    // full-text index; nil until first needed (ensureSearch)
+	// sortedKey is the orderKey of the keys sorted is in: the collection's default order when
+	// it was sorted (or the snapshot written).
+	sortedKey string
+	d         *derived      // ids, postings and sorted orders for queries; nil until first needed
+	search    *search.Index // full-text index; nil until first needed (ensureSearch)
 	// searchMu serialises building search (outside mu).
 	searchMu sync.Mutex
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
@@ -478,7 +481,7 @@ func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
 			it.decode()
 			all = append(all, it.e)
 		}
-		ix.sorted = all
+		ix.sorted, ix.sortedKey = all, orderKey(keys)
 		return all
 	}
 	for _, it := range ix.entries {
@@ -486,7 +489,7 @@ func (ix *collIndex) defaultOrder(c *content.Collection) []*content.Entry {
 		all = append(all, it.e)
 	}
 	query.Sort(all, keys)
-	ix.sorted = all
+	ix.sorted, ix.sortedKey = all, orderKey(keys)
 	return all
 }
 

@@ -89,6 +89,25 @@ func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	return ents, ids
 }
 
+// seedOrder returns the order under keys (whose orderKey is okey) taken from the default order
+// the collection already has (collIndex.sorted: from the index snapshot, or sorted for it), or
+// nil when keys are another order or that one no longer matches d: the first list query after
+// a start from the snapshot then sorts nothing (at 100,000 entries, 120 ms). ix.mu is held.
+func (ix *collIndex) seedOrder(d *derived, okey string, keys []query.SortKey) *order {
+	if ix.sorted == nil || ix.sortedKey != okey || len(ix.sorted) != d.n {
+		return nil
+	}
+	o := &order{keys: keys, ids: make([]uint32, len(ix.sorted))}
+	for i, e := range ix.sorted {
+		id, ok := d.ids[e.Slug]
+		if !ok || d.slots[id] == nil || d.slots[id].e != e {
+			return nil // another record: sorted is older than d
+		}
+		o.ids[i] = id
+	}
+	return o
+}
+
 // sortOrders sorts ids by their entries' keys (query.Orders: each entry's values prepared
 // once), and derives the order under keys with the first key's direction reversed at little
 // cost: clients that sort by a field often sort by it the other way too.

@@ -232,6 +232,11 @@ func (ix *collIndex) prepare(p *plan) bool {
 		ix.mu.Unlock()
 		return true
 	}
+	if o := ix.seedOrder(d, okey, keys); o != nil {
+		d.orders[okey] = o
+		ix.mu.Unlock()
+		return true
+	}
 	if wait := d.building[okey]; wait != nil {
 		ix.mu.Unlock()
 		<-wait // another query is sorting it

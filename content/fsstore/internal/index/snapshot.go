@@ -256,6 +256,7 @@ func (s *Index) loadLocked(ctx context.Context, write bool) error {
 				for i, it := range sc.items {
 					ix.sorted[i] = it.e
 				}
+				ix.sortedKey = orderKey(query.DefaultOrder(coll))
 			}
 			ix.version = s.bump()
 			fresh[sc.handle] = ix
