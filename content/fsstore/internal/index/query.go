@@ -232,11 +232,6 @@ func (ix *collIndex) prepare(p *plan) bool {
 		ix.mu.Unlock()
 		return true
 	}
-	if o := ix.seedOrder(d, okey, keys); o != nil {
-		d.orders[okey] = o
-		ix.mu.Unlock()
-		return true
-	}
 	if wait := d.building[okey]; wait != nil {
 		ix.mu.Unlock()
 		<-wait // another query is sorting it
@@ -245,6 +240,11 @@ func (ix *collIndex) prepare(p *plan) bool {
 	if len(d.orders)+len(d.building) >= maxOrders {
 		ix.mu.Unlock()
 		return false
+	}
+	if o := ix.seedOrder(d, okey, keys); o != nil {
+		d.orders[okey] = o
+		ix.mu.Unlock()
+		return true
 	}
 	// Sorting a large collection takes a while: queries and writes go on meanwhile, and the
 	// order is taken if nothing changed, or sorted again under the lock if something did.
