@@ -133,10 +133,19 @@ func appendTextString(b []byte, s string) []byte {
 		quote = r == utf8.RuneError || unicode.IsSpace(r) || !unicode.IsPrint(r)
 		i += size
 	}
-	if quote {
-		return strconv.AppendQuote(b, s)
+	if !quote {
+		return append(b, s...)
 	}
-	return append(b, s...)
+	// Printable ASCII but for '"' and '\\' (a route such as "GET /api/..."): quoting adds the
+	// quotes alone, without strconv's second pass over every rune.
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // appendJSONString writes s as a JSON string, escaped as slog's JSON handler escapes it.

@@ -34,6 +34,9 @@ var accessCases = []struct {
 		slog.String("x", "caf\u00e9 \u2028 \u2029 \xff \u00a0 <&>"), slog.Duration("d", 0), slog.Int("n", -42)}},
 	{slog.LevelWarn, []slog.Attr{slog.String("key with space", "v"), slog.String("k=v", "="), slog.Duration("long", 90*time.Minute)}},
 	{slog.LevelInfo + 2, nil},
+	// Quoted, every printable ASCII character but '"' and '\\' (quotes alone), then with each.
+	{slog.LevelInfo, []slog.Attr{slog.String("all", " !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~"), slog.String("q", "a b\""),
+		slog.String("bs", "a b\\"), slog.String("del", "a b\x7f")}},
 }
 
 // TestAccessLineMatchesSlog: the access line Stack writes directly is byte for byte what slog's
