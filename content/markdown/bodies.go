@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"unsafe"
+
 	"cms/content"
 	"cms/content/lru"
 	"cms/content/packed"
@@ -66,7 +68,7 @@ func (b *Bodies) Get(collection, slug, version string) (Body, bool) {
 	if err != nil || k.contentLen > len(buf) {
 		return Body{}, false
 	}
-	text := string(buf)
+	text := unsafe.String(unsafe.SliceData(buf), len(buf)) // buf is this call's, never written again
 	return Body{Version: k.version, Content: text[:k.contentLen], HTML: text[k.contentLen:]}, true
 }
 

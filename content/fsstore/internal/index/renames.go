@@ -79,36 +79,34 @@ func RenameIntents(root *os.Root, log *slog.Logger) (recs []RenameIntent, files 
 // whether the old file still holds exactly what it held when the rename started. contentDir is
 // the site-relative content folder.
 func (in RenameIntent) Done(root *os.Root, contentDir string) (newComplete, oldUnchanged bool) {
-	entry := func(slug string) string { return path.Join(contentDir, "collections", in.Collection, slug+".md") }
-	return fileHash(root, entry(in.To)) == in.NewHash, fileHash(root, entry(in.From)) == in.OldHash
+	_, newHash := in.read(root, contentDir, in.To)
+	_, oldHash := in.read(root, contentDir, in.From)
+	return newHash == in.NewHash, oldHash == in.OldHash
 }
 
 // leftover reports whether the rename's new file holds exactly what the rename wrote and its old
 // file still exactly what it held when the rename started: a left-over that a read-only store
 // hides, which it knows by the returned Version of the old file (the index keeps no SHA-256).
 func (in RenameIntent) leftover(root *os.Root, contentDir string) (version string, ok bool) {
-	entry := func(slug string) string { return path.Join(contentDir, "collections", in.Collection, slug+".md") }
-	if fileHash(root, entry(in.To)) != in.NewHash {
+	if _, h := in.read(root, contentDir, in.To); h != in.NewHash {
 		return "", false
 	}
-	raw, err := root.ReadFile(entry(in.From))
-	if err != nil {
-		return "", false
-	}
-	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != in.OldHash {
+	raw, h := in.read(root, contentDir, in.From)
+	if h != in.OldHash {
 		return "", false
 	}
 	return content.VersionOf(raw), true
 }
 
-// fileHash is the hex SHA-256 of a site-relative file, or "" when it cannot be read.
-func fileHash(root *os.Root, p string) string {
-	raw, err := root.ReadFile(p)
+// read returns the entry file of slug in the rename's collection and its hex SHA-256, or "" for
+// a file that cannot be read. contentDir is the site-relative content folder.
+func (in RenameIntent) read(root *os.Root, contentDir, slug string) ([]byte, string) {
+	raw, err := root.ReadFile(path.Join(contentDir, "collections", in.Collection, slug+".md"))
 	if err != nil {
-		return ""
+		return nil, ""
 	}
 	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:])
+	return raw, hex.EncodeToString(sum[:])
 }
 
 // renameView is what a read-only store hides: "collection/slug" -> the Version of the old file
