@@ -99,6 +99,15 @@ func (p Bytes) Size() int { return cap(p.z) }
 // errCorrupt would mean memory corruption: a Bytes is only ever made by Pack.
 var errCorrupt = errors.New("packed: corrupt block")
 
+// Raw returns the string when it is kept as it is: the kept bytes themselves, which must not be
+// changed (a cache hands them out to be written without a copy).
+func (p Bytes) Raw() ([]byte, bool) {
+	if p.n > 0 {
+		return nil, false
+	}
+	return p.z, true
+}
+
 // AppendTo appends the string to dst.
 func (p Bytes) AppendTo(dst []byte) ([]byte, error) {
 	if p.n <= 0 {

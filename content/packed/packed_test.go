@@ -99,6 +99,12 @@ func TestRawCompress(t *testing.T) {
 	if _, ok := Raw([]byte("\x8f\x01")).Compress(); ok {
 		t.Error("an incompressible string compressed")
 	}
+	if b, ok := r.Raw(); !ok || string(b) != string(text) {
+		t.Errorf("Raw of a string kept as it is: %v, %.40q", ok, b)
+	}
+	if b, ok := c.Raw(); ok || b != nil {
+		t.Errorf("Raw of a compressed string: %v, %.40q", ok, b)
+	}
 }
 
 // AppendRange gives the same bytes from a string kept as it is and compressed, and refuses a

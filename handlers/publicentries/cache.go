@@ -96,26 +96,22 @@ type entryRef struct {
 
 func (r entryRef) version() uint64 { return entryVersion(r.meta.Version, r.defs) }
 
-// appendTo appends the body cached under key for ref to dst: the whole body, or with item, the
-// list item it holds.
-func (c packedCache[K]) appendTo(dst []byte, key K, ref entryRef, item bool) ([]byte, entryTags, bool) {
-	it, ok := c.lru.GetValid(key, func(it packedEntry) bool { return it.ref == ref || it.version == ref.version() })
-	if !ok {
-		return dst, entryTags{}, false
-	}
+// get returns what is cached under key for ref.
+func (c packedCache[K]) get(key K, ref entryRef) (packedEntry, bool) {
+	return c.lru.GetValid(key, func(it packedEntry) bool { return it.ref == ref || it.version == ref.version() })
+}
+
+// appendTo appends the cached body to dst: the whole body, or with item, the list item it holds.
+func (it packedEntry) appendTo(dst []byte, item bool) ([]byte, error) {
 	if !item || it.item == 0 {
-		out, err := it.body.AppendTo(dst)
-		if err != nil {
-			return dst, entryTags{}, false
-		}
-		return out, it.entryTags, true
+		return it.body.AppendTo(dst)
 	}
 	lo, hi := it.itemRange(it.body.Len())
 	out, err := it.body.AppendRange(dst, lo, hi)
 	if err != nil {
-		return dst, entryTags{}, false
+		return dst, err
 	}
-	return append(out, '}'), it.entryTags, true
+	return append(out, '}'), nil
 }
 
 // itemRange is where the list item lies in a cached body of n bytes: all of it, or in a whole

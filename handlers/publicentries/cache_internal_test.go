@@ -88,7 +88,14 @@ func TestEntryRefValidity(t *testing.T) {
 		{"another file", entryRef{&content.Entry{Slug: "a", Version: content.VersionOf([]byte("---\ntitle: B\n---\n"))}, 1}, false},
 		{"other definitions", entryRef{m1, 2}, false},
 	} {
-		out, _, ok := c.appendTo(nil, "a", tt.ref, false)
+		it, ok := c.get("a", tt.ref)
+		var out []byte
+		if ok {
+			var err error
+			if out, err = it.appendTo(nil, false); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if ok != tt.hit || (ok && string(out) != `{"title":"A"}`) {
 			t.Errorf("%s: hit %v (%q), want %v", tt.name, ok, out, tt.hit)
 		}

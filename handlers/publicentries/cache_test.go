@@ -231,3 +231,59 @@ func TestEntryETagAcrossProcesses(t *testing.T) {
 		}
 	}
 }
+
+// A single entry answered from the cache is the response its first request got, byte for byte
+// and with the same ETag, whether the cached encoding is kept as it is or was compressed when
+// the budget bound (then expanded for the response); with and without an SEO object.
+func TestCachedEntryMatchesFirstResponse(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(site)
+	const n = 40
+	for i := range n {
+		fmt.Fprintf(&b, "-- content/collections/blog/many-%02d.md --\n---\ntitle: Many %d\nstatus: published\n---\n\n%s\n", i, i, strings.Repeat("Some body text, said again. ", 40))
+	}
+	dir := contenttest.WriteSite(t, b.String()+seoFiles)
+	for _, withSEO := range []bool{false, true} {
+		st := contenttest.OpenStore(t, dir)
+		reg := &lru.Registry{}
+		d := publicentries.Deps{Store: st, Markdown: markdown.New(false), CacheBytes: 48 << 10, Caches: reg}
+		if withSEO {
+			d.SEO = seo.NewResolver(seo.Config{Enabled: true, Metadata: true}, st)
+			d.Site = func(*http.Request) content.Site { return content.Site{Handle: "default", URL: "https://example.com"} }
+		}
+		h, err := publicentries.New(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := map[string]*httptest.ResponseRecorder{}
+		for round := range 3 {
+			for i := range n {
+				path := fmt.Sprintf("/api/public/entries/blog/many-%02d", i)
+				w := webtest.Do(t, h, webtest.Request{Path: path})
+				if w.Code != 200 {
+					t.Fatalf("seo %v, GET %s: %d %s", withSEO, path, w.Code, w.Body)
+				}
+				f := first[path]
+				if f == nil {
+					first[path] = w
+					continue
+				}
+				if w.Body.String() != f.Body.String() || w.Header().Get("Etag") != f.Header().Get("Etag") ||
+					w.Header().Get("Content-Length") != f.Header().Get("Content-Length") {
+					t.Fatalf("seo %v, round %d, GET %s: got %s %q (%s bytes), first %s %q (%s bytes)", withSEO, round, path,
+						w.Header().Get("Etag"), w.Body, w.Header().Get("Content-Length"), f.Header().Get("Etag"), f.Body, f.Header().Get("Content-Length"))
+				}
+			}
+		}
+		var shrunk, hits int
+		for _, c := range reg.Stats() {
+			if c.Name == "publicEntries.entries" {
+				shrunk, hits = c.Shrunk, int(c.Hits)
+			}
+		}
+		if shrunk == 0 || hits == 0 {
+			t.Errorf("seo %v: %d hits, %d values compressed; the test needs both", withSEO, hits, shrunk)
+		}
+	}
+}

@@ -75,9 +75,17 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	v := a.view(r)
+	key, keyLen := v.key(c, slug)
+	ref := entryRef{meta, v.defs}
+	if it, ok := a.entries.get(key, ref); ok {
+		if err := a.writeCached(w, r, it, v.hasSEO); err == nil {
+			return nil
+		}
+	}
 	bp := a.buf()
 	defer a.release(bp)
-	body, etag, err := a.appendResponse(*bp, c, meta, a.view(r))
+	body, tags, err := a.encodeAndCache(*bp, c, meta, v, false, key, keyLen, ref)
 	*bp = body
 	if err != nil {
 		if content.IsNotFound(err) {
@@ -85,7 +93,31 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	return a.write(w, r, etag, body)
+	if !v.hasSEO { // the cached encoding is the item: the response is {"data": item}
+		return a.write(w, r, tags.etag, dataOpen, body, dataClose)
+	}
+	return a.write(w, r, tags.etag, body)
+}
+
+// writeCached answers a single GET from its cached encoding (it): the cached bytes themselves
+// when they are kept as they are, else expanded into a pooled buffer. whole says the encoding
+// is the whole response (with its SEO object), else the item the response wraps. An error
+// (a corrupt cached body) means nothing was written.
+func (a *api) writeCached(w http.ResponseWriter, r *http.Request, it packedEntry, whole bool) error {
+	body, ok := it.body.Raw()
+	if !ok {
+		bp := a.buf()
+		defer a.release(bp)
+		var err error
+		if body, err = it.body.AppendTo(*bp); err != nil {
+			return err
+		}
+		*bp = body
+	}
+	if whole {
+		return a.write(w, r, it.etag, body)
+	}
+	return a.write(w, r, it.itemTag, dataOpen, body, dataClose)
 }
 
 // buf returns a buffer to build a response in; release gives it back.
@@ -144,23 +176,6 @@ func (v view) key(c *content.Collection, slug string) (entryKey, int) {
 	return k, len(k.collection) + len(k.slug) + len(k.form) + len(k.site)
 }
 
-// appendResponse appends the whole response of a single entry to dst and returns its ETag.
-// With an SEO resolver the response carries the entry's SEO object under data.seo and its ETag
-// is the entry's (file hash and encoding checksum) with the object's checksum and the site's
-// handle, so an SEO document's change shows in every process. On an error dst is returned as
-// it was.
-func (a *api) appendResponse(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
-	if !v.hasSEO {
-		out, tag, err := a.appendItem(append(dst, dataOpen...), c, meta, v)
-		if err != nil {
-			return dst, "", err
-		}
-		return append(out, dataClose...), tag, nil
-	}
-	out, it, err := a.appendEncoding(dst, c, meta, v, false)
-	return out, it.etag, err
-}
-
 // appendItem appends one entry's encoding as a list item (the response's data member) to dst
 // and returns its ETag (the file's hash and the encoding's checksum). On an error dst is
 // returned as it was.
@@ -180,9 +195,17 @@ func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry,
 func (a *api) appendEncoding(dst []byte, c *content.Collection, meta *content.Entry, v view, item bool) ([]byte, entryTags, error) {
 	key, keyLen := v.key(c, meta.Slug)
 	ref := entryRef{meta, v.defs}
-	if out, it, ok := a.entries.appendTo(dst, key, ref, item); ok {
-		return out, it, nil
+	if it, ok := a.entries.get(key, ref); ok {
+		if out, err := it.appendTo(dst, item); err == nil {
+			return out, it.entryTags, nil
+		}
 	}
+	return a.encodeAndCache(dst, c, meta, v, item, key, keyLen, ref)
+}
+
+// encodeAndCache encodes meta for v, caches the encoding under key and appends it (with item,
+// the list item it holds) to dst, as appendEncoding does on a miss.
+func (a *api) encodeAndCache(dst []byte, c *content.Collection, meta *content.Entry, v view, item bool, key entryKey, keyLen int, ref entryRef) ([]byte, entryTags, error) {
 	it, body, err := a.encode(c, meta, v)
 	if err != nil {
 		return dst, entryTags{}, err
@@ -483,9 +506,7 @@ func (a *api) projected(c *content.Collection, meta *content.Entry, fields []str
 	})
 }
 
-// write sends a 200 JSON body, prefix + body + suffix (so cached fragments are not copied), or
-// a 304 when the client already has this ETag. It runs on every cached read: the headers share
-// one backing array and the strings go out without conversion.
+// etagOf is a strong ETag of body: 96 bits of its SHA-256.
 func etagOf(body []byte) string {
 	sum := sha256.Sum256(body)
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
