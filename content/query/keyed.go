@@ -2,6 +2,8 @@ package query
 
 import (
 	"cmp"
+	"encoding/binary"
+	"math"
 	"slices"
 
 	"cms/content"
@@ -90,26 +92,24 @@ func orders(entries []*content.Entry, keys []SortKey, rev bool) (order, reversed
 		return out, slices.Clone(out)
 	}
 	ks := decorate(entries, keys)
+	nk := len(keys)
+	// Every value's prefix, so most comparisons read two compact words instead of chasing the
+	// prepared values; the first key's beside each position, the later keys' in pre.
+	pre := make([]prefix, len(ks)*nk)
+	for i := range ks {
+		for j := range keys {
+			pre[i*nk+j] = prefixOf(&ks[i].vals[j])
+		}
+	}
 	items := make([]orderItem, len(ks))
 	for i := range ks {
-		items[i] = orderItem{v: ks[i].vals[0], pos: int32(i)}
+		items[i] = orderItem{p: pre[i*nk], pos: int32(i)}
 	}
 	desc := keys[0].Desc
 	slices.SortFunc(items, func(a, b orderItem) int {
-		c := 0
-		switch {
-		case !a.v.present && !b.v.present:
-		case !a.v.present:
-			return 1
-		case !b.v.present:
-			return -1
-		default:
-			if c = compareVals(&a.v, &b.v); desc {
-				c = -c
-			}
-		}
-		if c == 0 {
-			c = compareFrom(&ks[a.pos], &ks[b.pos], keys, 1)
+		c := comparePrefixed(a.p, b.p, ks, a.pos, b.pos, 0, desc)
+		for j := 1; c == 0 && j < nk; j++ {
+			c = comparePrefixed(pre[int(a.pos)*nk+j], pre[int(b.pos)*nk+j], ks, a.pos, b.pos, j, keys[j].Desc)
 		}
 		if c == 0 {
 			c = cmp.Compare(a.pos, b.pos)
@@ -125,12 +125,12 @@ func orders(entries []*content.Entry, keys []SortKey, rev bool) (order, reversed
 	}
 	reversed = make([]int32, 0, len(items))
 	present := len(items)
-	for present > 0 && !items[present-1].v.present {
+	for present > 0 && items[present-1].p.kind == kindAbsent {
 		present--
 	}
 	for end := present; end > 0; {
 		start := end - 1
-		for start > 0 && compareVals(&items[start-1].v, &items[start].v) == 0 {
+		for start > 0 && comparePrefixed(items[start-1].p, items[start].p, ks, items[start-1].pos, items[start].pos, 0, false) == 0 {
 			start--
 		}
 		reversed = append(reversed, order[start:end]...)
@@ -139,8 +139,76 @@ func orders(entries []*content.Entry, keys []SortKey, rev bool) (order, reversed
 	return order, append(reversed, order[present:]...)
 }
 
-// orderItem is one entry being ordered: its first key's prepared value and its position.
+// orderItem is one entry being ordered: its first key's value prefix and its position.
 type orderItem struct {
-	v   sortVal
+	p   prefix
 	pos int32
+}
+
+// prefix is a prepared value (sortVal) reduced to a word that orders as compareVals does where
+// it can: numbers and dates exactly, strings by their first eight lower-cased bytes (equal
+// prefixes say nothing).
+type prefix struct {
+	v    uint64
+	kind uint8
+}
+
+// The kinds of prefix. Two prefixes of the same kind compare as their values when the kind is
+// exact or the values differ; any other pair compares its sortVals.
+const (
+	kindAbsent uint8 = iota // no value: after every present one
+	kindOther               // a value the prefix cannot order (booleans, lists, NaN...)
+	kindNumber              // exact
+	kindDate                // exact
+	kindString              // the lower-cased string's first eight bytes
+)
+
+func prefixOf(v *sortVal) prefix {
+	switch {
+	case !v.present:
+		return prefix{kind: kindAbsent}
+	case v.rank == 2 && v.num == v.num: // not NaN, which compares equal to every number
+		f := v.num
+		if f == 0 {
+			f = 0 // -0 equals 0
+		}
+		b := math.Float64bits(f)
+		if b>>63 != 0 {
+			b = ^b
+		} else {
+			b |= 1 << 63
+		}
+		return prefix{v: b, kind: kindNumber}
+	case v.rank == 3 && v.isDate:
+		return prefix{v: uint64(v.date) ^ 1<<63, kind: kindDate}
+	case v.rank == 3:
+		var b [8]byte
+		copy(b[:], v.lower)
+		return prefix{v: binary.BigEndian.Uint64(b[:]), kind: kindString}
+	}
+	return prefix{kind: kindOther}
+}
+
+// comparePrefixed compares the values of key j of ks[a] and ks[b] (prefixes pa and pb) in the
+// key's direction, missing values last in either: as compareFrom does for one key, reading the
+// prepared values only when the prefixes cannot tell.
+func comparePrefixed(pa, pb prefix, ks []keyed, a, b int32, j int, desc bool) int {
+	switch {
+	case pa.kind == kindAbsent && pb.kind == kindAbsent:
+		return 0
+	case pa.kind == kindAbsent:
+		return 1
+	case pb.kind == kindAbsent:
+		return -1
+	}
+	var c int
+	if pa.kind == pb.kind && pa.kind != kindOther && (pa.v != pb.v || pa.kind != kindString) {
+		c = cmp.Compare(pa.v, pb.v)
+	} else {
+		c = compareVals(&ks[a].vals[j], &ks[b].vals[j])
+	}
+	if desc {
+		return -c
+	}
+	return c
 }

@@ -3,6 +3,7 @@ package query_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -311,12 +312,17 @@ func FuzzParseSort(f *testing.F) {
 }
 
 // TestOrderMatchesSort: Order gives the permutation Sort applies, ties (no slug key) included,
-// over values of mixed types, missing values, dates and case variants, in both directions, and
+// over values of mixed types, missing values, dates, case variants and strings sharing their first
+// eight bytes, in both directions, and
 // Orders the same and the one with the first key reversed.
 func TestOrderMatchesSort(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
-	values := []any{int64(3), 3.0, int64(-1), 2.5, "b", "B", "a", "2020-01-02", "2019-12-31T23:00:00Z", true, false, nil}
+	values := []any{int64(3), 3.0, int64(-1), 2.5, "b", "B", "a", "2020-01-02", "2019-12-31T23:00:00Z", true, false, nil,
+		// Values whose prefixes (the first eight lower-cased bytes, a number's bits) tie or
+		// nearly do: the order must come from the whole value.
+		"Abcdefghij", "abcdefghIk", "abcdefgh", "abcdefgh\x00", "ABCDEFGH", "abcdefgi", "Ωmega", "ωmega", "1960-05-01",
+		math.Copysign(0, -1), 0.0, int64(0), -2.5, 1e300, -1e300, int64(1) << 53, float64(int64(1)<<53) + 1, []any{"x"}}
 	var es []*content.Entry
 	for range 300 {
 		var fields []any
