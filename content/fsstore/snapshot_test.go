@@ -719,3 +719,93 @@ func TestSnapshotDefaultOrderSeedsQueries(t *testing.T) {
 	r.Refresh()
 	compare("after a create and a delete")
 }
+
+// The orders queries sorted a collection by are kept in the snapshot: a store opened from it,
+// reader or writer, takes them instead of sorting (QueryStats.Seeded, not Sorted), answers as a
+// store sorting from the files does, and keeps them through writes made before they are queried
+// again, so the writer's next snapshot has them too.
+func TestSnapshotKeepsQueriedOrders(t *testing.T) {
+	t.Parallel()
+	var site strings.Builder
+	site.WriteString(snapSite)
+	for i := range 60 {
+		fmt.Fprintf(&site, "-- content/collections/blog/post-%02d.md --\n---\ntitle: %s %d\nstatus: published\nrating: %d\ncreatedAt: 2026-03-%02dT10:00:00.000Z\n---\nBody.\n",
+			(i*37)%60, []string{"Post", "post", "Ärger", "a post"}[i%4], i%9, i%5, 1+i%7) // ties and case variants
+	}
+	dir := contenttest.WriteSite(t, site.String())
+	sorts := [][]query.SortKey{
+		{{Field: "title"}, {Field: "slug"}},
+		{{Field: "rating", Desc: true}, {Field: "slug"}},
+		{{Field: "updatedAt", Desc: true}, {Field: "slug"}},
+	}
+	atLeast3, err := query.ParseFilter(`{"rating":{"$gte":3}}`) // answered from the rating order
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []query.Query
+	for _, keys := range sorts {
+		queries = append(queries, query.Query{Sort: keys, Limit: 10}, query.Query{Sort: keys, Offset: 25, Limit: 7},
+			query.Query{Sort: keys, Filter: atLeast3, Limit: 8})
+	}
+	compare := func(when string, stores map[string]*fsstore.Store) {
+		t.Helper()
+		ref, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ref.Close()
+		for _, q := range queries {
+			want, wn, err := ref.Entries("blog", q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, st := range stores {
+				got, gn, err := st.Entries("blog", q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(slugs(got), slugs(want)) || gn != wn {
+					t.Errorf("%s, %s, %+v: %v (%d), sorted from the files %v (%d)", when, name, q, slugs(got), gn, slugs(want), wn)
+				}
+			}
+		}
+	}
+	first := open(t, dir, false, fsstore.WatchNone)
+	compare("first start", map[string]*fsstore.Store{"writer": first})
+	if s := first.QueryStats(); s.Sorted == 0 {
+		t.Fatalf("the first start sorted nothing: %+v", s)
+	}
+	if err := first.Close(); err != nil { // writes the snapshot with the orders
+		t.Fatal(err)
+	}
+	w := open(t, dir, false, fsstore.WatchNone)
+	r := open(t, dir, true, "")
+	compare("from the snapshot", map[string]*fsstore.Store{"reader": r, "writer": w})
+	for name, st := range map[string]*fsstore.Store{"reader": r, "writer": w} {
+		if s := st.QueryStats(); s.Sorted != 0 || s.Seeded == 0 {
+			t.Errorf("%s from the snapshot: %+v, want every order seeded, none sorted", name, s)
+		}
+	}
+	// A writer that writes before it queries keeps the orders too.
+	w2 := open(t, dir, false, fsstore.WatchNone)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w2.CreateEntry(&content.Entry{Collection: "blog", Slug: "post-new", Title: "Post new", Status: content.StatusPublished,
+		CreatedAt: "2026-03-04T10:00:00.000Z", Data: mapOf("rating", int64(4))}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w2.DeleteEntry("blog", "post-13"); err != nil {
+		t.Fatal(err)
+	}
+	// No query of w2's before it closes: its snapshot has the orders only if it kept them.
+	if err := w2.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r.Refresh()
+	r2 := open(t, dir, true, "")
+	compare("after a create and a delete", map[string]*fsstore.Store{"reader": r, "reader of the writer's next snapshot": r2})
+	if s := r2.QueryStats(); s.Sorted != 0 || s.Seeded == 0 {
+		t.Errorf("from the writer's next snapshot: %+v, want every order seeded, none sorted", s)
+	}
+}

@@ -76,13 +76,15 @@ func TestReadyWithoutCaches(t *testing.T) {
 func TestReadyReportsQueries(t *testing.T) {
 	t.Parallel()
 	h, err := health.New(health.Deps{Folders: []health.Folder{{Name: "content", Path: t.TempDir()}},
-		Queries: func() health.QueryStats { return health.QueryStats{Indexed: 7, Scanned: 2, Ranged: 1} }})
+		Queries: func() health.QueryStats {
+			return health.QueryStats{Indexed: 7, Scanned: 2, Ranged: 1, Sorted: 3, Seeded: 4}
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var r struct{ Details map[string]json.RawMessage }
 	webtest.DecodeJSON(t, webtest.Do(t, h, webtest.Request{Path: "/api/health/ready"}), &r)
-	if got := string(r.Details["queries"]); got != `{"indexed":7,"scanned":2,"ranged":1}` {
+	if got := string(r.Details["queries"]); got != `{"indexed":7,"scanned":2,"ranged":1,"sorted":3,"seeded":4}` {
 		t.Errorf("details.queries = %s", got)
 	}
 }

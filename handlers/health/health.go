@@ -123,11 +123,14 @@ type PoolReport struct {
 
 // QueryStats counts entry list queries since the start by how they were answered: a query the
 // index cannot serve (scanned) tests every entry of its collection, so a rising count names
-// filters worth a look.
+// filters worth a look. Sorted and Seeded count the sorted orders the queries needed: sorted
+// from the entries (the first query of an order pays it) or taken from the index snapshot.
 type QueryStats struct {
 	Indexed uint64 `json:"indexed"` // from equality postings and sorted orders
 	Scanned uint64 `json:"scanned"` // by a scan of the collection
 	Ranged  uint64 `json:"ranged"`  // indexed queries with a range filter answered from an order
+	Sorted  uint64 `json:"sorted"`  // orders sorted from the entries
+	Seeded  uint64 `json:"seeded"`  // orders taken from the index snapshot
 }
 
 // CacheReport is one in-memory cache: its size against its budget and how often it served.

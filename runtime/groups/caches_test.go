@@ -52,12 +52,13 @@ func TestReadyCountsQueries(t *testing.T) {
 	}
 	var r struct {
 		Details struct {
-			Queries *struct{ Indexed, Scanned, Ranged uint64 }
+			Queries *struct{ Indexed, Scanned, Ranged, Sorted, Seeded uint64 }
 		}
 	}
 	w := webtest.Do(t, mux, webtest.Request{Path: "/api/health/ready"})
 	webtest.DecodeJSON(t, w, &r)
-	if q := r.Details.Queries; q == nil || q.Indexed != 1 || q.Scanned != 0 {
+	// The query needed the default order: sorted, or taken from the snapshot of the start.
+	if q := r.Details.Queries; q == nil || q.Indexed != 1 || q.Scanned != 0 || q.Sorted+q.Seeded != 1 {
 		t.Errorf("details.queries after one indexed list: %s", w.Body)
 	}
 }

@@ -32,8 +32,13 @@ type collIndex struct {
 	// sortedKey is the orderKey of the keys sorted is in: the collection's default order when
 	// it was sorted (or the snapshot written).
 	sortedKey string
-	d         *derived      // ids, postings and sorted orders for queries; nil until first needed
-	search    *search.Index // full-text index; nil until first needed (ensureSearch)
+	// snapOrders are the snapshot's other orders (snapOrder), by orderKey: positions in sorted,
+	// which a query needing one of them takes instead of sorting (seedOrder). Set with sorted
+	// at a start from the snapshot; nil once the collection changed.
+	snapOrders map[string][]uint32
+	counts     *orderCounts  // the index's; nil in tests
+	d          *derived      // ids, postings and sorted orders for queries; nil until first needed
+	search     *search.Index // full-text index; nil until first needed (ensureSearch)
 	// searchMu serialises building search (outside mu).
 	searchMu sync.Mutex
 	// allDecoded is set once every snapshot-loaded entry has its custom fields decoded.
@@ -116,7 +121,7 @@ func (s *Index) buildIndex(ctx context.Context, c string) (*collIndex, error) {
 		}
 		defer rd.close()
 	}
-	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(names))}
+	ix := &collIndex{handle: c, entries: make(map[string]*indexed, len(names)), counts: &s.orders}
 	work := make(chan string, 256)
 	prog := progressFrom(ctx)
 	var mu sync.Mutex
@@ -348,6 +353,7 @@ func (s *Index) reindex(ix *collIndex, slug string) {
 // set replaces (it != nil), adds or removes (it == nil) entry slug, keeping what queries
 // derived from the entries up to date. It must be called with ix.mu held for writing.
 func (ix *collIndex) set(s *Index, slug string, it *indexed) {
+	ix.adoptSnapOrders()
 	old := ix.entries[slug]
 	if it == nil {
 		delete(ix.entries, slug)
@@ -365,7 +371,7 @@ func (ix *collIndex) set(s *Index, slug string, it *indexed) {
 // changed must be called with ix.mu held for writing.
 func (ix *collIndex) changed(s *Index) {
 	ix.version = s.bump()
-	ix.sorted = nil
+	ix.sorted, ix.snapOrders = nil, nil
 	s.snapshotChanged()
 }
 

@@ -108,7 +108,8 @@ type Index struct {
 
 	bufs sync.Pool // *[]byte read buffers for indexing entry files
 
-	stats struct{ indexed, scanned, ranged atomic.Uint64 } // queries by plan (QueryStats)
+	stats  struct{ indexed, scanned, ranged atomic.Uint64 } // queries by plan (QueryStats)
+	orders orderCounts                                      // the orders queries needed (QueryStats)
 
 	snap *snapState // nil without Config.Snapshot
 

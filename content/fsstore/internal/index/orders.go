@@ -1,6 +1,7 @@
 package index
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -35,6 +36,23 @@ type order struct {
 	ids  []uint32
 }
 
+// parseOrderKey reads the keys back from an orderKey (a snapshot's), or reports false.
+func parseOrderKey(k string) ([]query.SortKey, bool) {
+	rest, ok := strings.CutSuffix(k, ",")
+	if !ok {
+		return nil, false
+	}
+	var keys []query.SortKey
+	for f := range strings.SplitSeq(rest, ",") {
+		sk := query.SortKey{Field: f}
+		if sk.Field, sk.Desc = strings.CutPrefix(f, "-"); !query.ValidField(sk.Field) {
+			return nil, false
+		}
+		keys = append(keys, sk)
+	}
+	return keys, true
+}
+
 func orderKey(keys []query.SortKey) string {
 	var b strings.Builder
 	for _, k := range keys {
@@ -63,6 +81,14 @@ func newDerived(entries map[string]*indexed) *derived {
 	return d
 }
 
+// entry returns the entry of id with its custom fields decoded: orders and filters over a custom
+// field read them, and an entry loaded from the snapshot decodes them on first use.
+func (d *derived) entry(id uint32) *content.Entry {
+	it := d.slots[id]
+	it.decode()
+	return it.e
+}
+
 // buildOrder sorts every entry by keys.
 func (d *derived) buildOrder(keys []query.SortKey) *order {
 	o, _ := d.buildOrders(keys)
@@ -89,23 +115,117 @@ func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	return ents, ids
 }
 
-// seedOrder returns the order under keys (whose orderKey is okey) taken from the default order
-// the collection already has (collIndex.sorted: from the index snapshot, or sorted for it), or
-// nil when keys are another order or that one no longer matches d: the first list query after
-// a start from the snapshot then sorts nothing (at 100,000 entries, 120 ms). ix.mu is held.
+// seedOrder returns the order under keys (whose orderKey is okey) taken from what the collection
+// has already: its default order (collIndex.sorted: from the index snapshot, or sorted for it)
+// or another order of the snapshot (collIndex.snapOrders), or nil when it has neither or they no
+// longer match d. The first query of the order then sorts nothing (at 100,000 entries, 100 ms
+// or more). ix.mu is held.
 func (ix *collIndex) seedOrder(d *derived, okey string, keys []query.SortKey) *order {
-	if ix.sorted == nil || ix.sortedKey != okey || len(ix.sorted) != d.n {
+	var pos []uint32 // the order's positions in sorted; nil when it is sorted's
+	if okey != ix.sortedKey {
+		if pos = ix.snapOrders[okey]; pos == nil {
+			return nil
+		}
+	}
+	ids := ix.sortedIDs(d)
+	if ids == nil || (pos != nil && len(pos) != len(ids)) {
 		return nil
 	}
-	o := &order{keys: keys, ids: make([]uint32, len(ix.sorted))}
+	return &order{keys: keys, ids: permute(ids, pos)}
+}
+
+// sortedIDs returns d's id of each entry of sorted, in its order, or nil when sorted does not
+// hold d's entries (it is older than d, or there is none). ix.mu is held.
+func (ix *collIndex) sortedIDs(d *derived) []uint32 {
+	if ix.sorted == nil || len(ix.sorted) != d.n {
+		return nil
+	}
+	ids := make([]uint32, len(ix.sorted))
 	for i, e := range ix.sorted {
 		id, ok := d.ids[e.Slug]
 		if !ok || d.slots[id] == nil || d.slots[id].e != e {
 			return nil // another record: sorted is older than d
 		}
-		o.ids[i] = id
+		ids[i] = id
 	}
-	return o
+	return ids
+}
+
+// permute returns ids in the order of pos (positions in ids), or ids itself when pos is nil.
+func permute(ids, pos []uint32) []uint32 {
+	if pos == nil {
+		return ids
+	}
+	out := make([]uint32, len(pos))
+	for i, p := range pos {
+		out[i] = ids[p]
+	}
+	return out
+}
+
+// adoptSnapOrders makes the snapshot's orders (snapOrders) orders of d, which every change keeps
+// up to date, before the collection first changes: their positions would be stale after it, so
+// a process that writes before querying them would lose them, and its next snapshot too. ix.mu
+// is held for writing.
+func (ix *collIndex) adoptSnapOrders() {
+	if ix.snapOrders == nil {
+		return
+	}
+	snap := ix.snapOrders
+	ix.snapOrders = nil
+	if ix.d == nil || ix.d.n != len(ix.entries) {
+		ix.d = newDerived(ix.entries)
+	}
+	d := ix.d
+	ids := ix.sortedIDs(d)
+	if ids == nil {
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(snap)) {
+		keys, ok := parseOrderKey(k)
+		pos := snap[k]
+		if !ok || d.orders[k] != nil || d.building[k] != nil || len(pos) != len(ids) || len(d.orders)+len(d.building) >= maxOrders {
+			continue
+		}
+		d.orders[k] = &order{keys: keys, ids: permute(ids, pos)}
+		ix.counts.add(true)
+	}
+}
+
+// snapshotOrders returns the orders a snapshot of the collection keeps besides its default one
+// (skip, the orderKey items are in): those queries built (d.orders) and those a start from the
+// snapshot has not needed yet (snapOrders, valid while nothing changed), each as the positions
+// of its entries in items, the collection in its default order, sorted by key. ix.mu is held.
+func (ix *collIndex) snapshotOrders(items []*indexed, skip string) []snapOrder {
+	var out []snapOrder
+	if d := ix.d; d != nil && d.n == len(items) {
+		at := make([]uint32, len(d.slots)) // id -> position in items
+		for p, it := range items {
+			id, ok := d.ids[it.e.Slug]
+			if !ok || d.slots[id] != it {
+				at = nil // d is out of step with the entries: keep none of its orders
+				break
+			}
+			at[id] = uint32(p)
+		}
+		for k, o := range d.orders {
+			if at == nil || k == skip || len(o.ids) != len(items) {
+				continue
+			}
+			pos := make([]uint32, len(o.ids))
+			for i, id := range o.ids {
+				pos[i] = at[id]
+			}
+			out = append(out, snapOrder{key: k, pos: pos})
+		}
+	}
+	for k, pos := range ix.snapOrders {
+		if k != skip && len(pos) == len(items) && !slices.ContainsFunc(out, func(o snapOrder) bool { return o.key == k }) {
+			out = append(out, snapOrder{key: k, pos: pos})
+		}
+	}
+	slices.SortFunc(out, func(a, b snapOrder) int { return strings.Compare(a.key, b.key) })
+	return out[:min(len(out), maxOrders)]
 }
 
 // sortOrders sorts ids by their entries' keys (query.Orders: each entry's values prepared
@@ -131,7 +251,7 @@ func (o *order) search(d *derived, k *query.Keyed, after bool) int {
 	i, j := 0, len(o.ids)
 	for i < j {
 		h := int(uint(i+j) >> 1)
-		mk := query.Key(d.slots[o.ids[h]].e, o.keys)
+		mk := query.Key(d.entry(o.ids[h]), o.keys)
 		c := query.CompareKeyed(&mk, k, o.keys)
 		if c < 0 || (after && c == 0) {
 			i = h + 1
@@ -243,7 +363,7 @@ func (o *order) rangeBounds(d *derived, r *rangeTerm) (start, end int) {
 		bound = r.hi
 	}
 	kind := query.RankOf(bound)
-	key := func(pos int) query.Keyed { return query.Key(d.slots[o.ids[pos]].e, o.keys[:1]) }
+	key := func(pos int) query.Keyed { return query.Key(d.entry(o.ids[pos]), o.keys[:1]) }
 	// cmp is the position's value against a bound in walking order (negative = earlier), and
 	// rankCmp its type against the bounds' type; ok is false without a value.
 	cmp := func(pos int, b any) (c, rankCmp int, ok bool) {
@@ -300,7 +420,7 @@ func (o *order) rangeScan(d *derived, lo, hi any, fn func(*content.Entry) bool) 
 	}
 	below := func(v any, strict bool) func(int) bool {
 		return func(pos int) bool {
-			k := query.Key(d.slots[o.ids[pos]].e, o.keys[:1])
+			k := query.Key(d.entry(o.ids[pos]), o.keys[:1])
 			c := query.CompareFirst(&k, v)
 			if first.Desc && k.Present() {
 				c = -c
@@ -317,12 +437,12 @@ func (o *order) rangeScan(d *derived, lo, hi any, fn func(*content.Entry) bool) 
 	} else {
 		// Entries without a value sort last in both directions and are never in a range.
 		end = searchPos(len(o.ids), func(pos int) bool {
-			k := query.Key(d.slots[o.ids[pos]].e, o.keys[:1])
+			k := query.Key(d.entry(o.ids[pos]), o.keys[:1])
 			return k.Present()
 		})
 	}
 	for _, id := range o.ids[start:max(start, end)] {
-		if !fn(d.slots[id].e) {
+		if !fn(d.entry(id)) {
 			return
 		}
 	}

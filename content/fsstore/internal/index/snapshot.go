@@ -247,7 +247,7 @@ func (s *Index) loadLocked(ctx context.Context, write bool) error {
 			if err != nil {
 				continue // no longer defined
 			}
-			ix := &collIndex{handle: sc.handle, entries: make(map[string]*indexed, len(sc.items))}
+			ix := &collIndex{handle: sc.handle, entries: make(map[string]*indexed, len(sc.items)), counts: &s.orders}
 			for _, it := range sc.items {
 				ix.entries[it.e.Slug] = it
 			}
@@ -257,6 +257,12 @@ func (s *Index) loadLocked(ctx context.Context, write bool) error {
 					ix.sorted[i] = it.e
 				}
 				ix.sortedKey = orderKey(query.DefaultOrder(coll))
+				for _, o := range sc.orders {
+					if ix.snapOrders == nil {
+						ix.snapOrders = make(map[string][]uint32, len(sc.orders))
+					}
+					ix.snapOrders[o.key] = o.pos
+				}
 			}
 			ix.version = s.bump()
 			fresh[sc.handle] = ix
@@ -747,8 +753,12 @@ func (s *Index) writeSnapshotLocked() error {
 		gen++ // readers cannot get here by applying listed changes: make them reload
 	}
 	s.snap.dirty.Store(false)
+	unsaved := s.orders.unsaved.Swap(false) // before the orders are read: one sorted meanwhile sets it again
 	failed := func(err error) error {
 		s.snap.dirty.Store(true)
+		if unsaved {
+			s.orders.unsaved.Store(true)
+		}
 		if bumped {
 			s.snap.unpublished.Store(true)
 		}
@@ -779,6 +789,8 @@ func (s *Index) writeSnapshotLocked() error {
 				sc.items = append(sc.items, it)
 			}
 			slices.SortFunc(sc.items, func(a, b *indexed) int { return strings.Compare(a.e.Slug, b.e.Slug) })
+		} else {
+			sc.orders = ix.snapshotOrders(sc.items, orderKey(query.DefaultOrder(c)))
 		}
 		ix.mu.RUnlock()
 		colls = append(colls, sc)
@@ -814,7 +826,7 @@ func (s *Index) closeSnapshot() {
 	s.snap.timerMu.Unlock()
 	s.snap.mu.Lock()
 	defer s.snap.mu.Unlock()
-	if s.snapWriter() && s.snap.loaded.Load() && s.snap.dirty.Load() {
+	if s.snapWriter() && s.snap.loaded.Load() && (s.snap.dirty.Load() || s.orders.unsaved.Load()) {
 		if err := s.writeSnapshotLocked(); err != nil {
 			s.log.Warn("index snapshot not written at close", "err", err)
 		}

@@ -17,22 +17,25 @@ import (
 //
 //	header:  magic "CMSINDEX" | version u32 | CRC-32C of payload u32 | generation u64 | payload length u64
 //	payload: uvarint #collections, then per collection:
-//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries
+//	         handle | varint folder mtime (ns) | default-order signature | uvarint #entries | entries |
+//	         uvarint #orders | orders
 //	entry:   slug | title | status | author | createdAt | updatedAt | hash | varint mtime | uvarint size |
 //	         uvarint length of the data | map
 //	map:     uvarint #keys, then key | value per key
 //	value:   tag byte: 0 nil, 1 false, 2 true, 3 int64 (zigzag varint), 4 float64 (8 bytes LE),
 //	         5 string, 6 list (uvarint n, values), 7 map
+//	order:   key (orderKey) | one uvarint position in the entries per entry, in the order's order
 //	string:  uvarint length | bytes
 //
 // Entries are stored in the collection's default order, so a reader can reuse the order instead
-// of sorting. The custom fields (the data map) are length-prefixed so a reader can leave them
+// of sorting; the other orders queries had sorted the collection by follow as permutations of
+// it (snapOrder), so the first query of each after a start sorts nothing either. The custom fields (the data map) are length-prefixed so a reader can leave them
 // encoded until an entry is handed out or filtered on (see indexed.raw): building one Go map per
 // entry is most of the cost of loading a large collection. The format is private to this
 // package; a version bump makes old files rebuild.
 const (
 	snapMagic      = "CMSINDEX"
-	snapVersion    = 3 // 3: entries carry their Version, not a SHA-256
+	snapVersion    = 4 // 3: entries carry their Version, not a SHA-256; 4: orders
 	snapHeaderSize = 32
 	// maxValueDepth bounds nesting, so a corrupt file cannot exhaust the stack. Values count
 	// from depth 1 inside the data map, so this keeps every entry the front matter reader accepts.
@@ -58,6 +61,14 @@ type snapColl struct {
 	dirMtime int64
 	order    string     // default-order signature the entries are sorted by
 	items    []*indexed // in default order
+	orders   []snapOrder
+}
+
+// snapOrder is a sorted order of a collection other than its default one: the positions of its
+// entries in snapColl.items, in the order's order.
+type snapOrder struct {
+	key string // orderKey of its sort keys
+	pos []uint32
 }
 
 // encodeSnapshot serialises collections with the given generation.
@@ -90,6 +101,16 @@ func encodeSnapshot(gen uint64, colls []snapColl) ([]byte, error) {
 				return nil, fmt.Errorf("entry %s/%s: %w", c.handle, en.Slug, err)
 			}
 			e.str(string(data.buf))
+		}
+		e.uvarint(uint64(len(c.orders)))
+		for _, o := range c.orders {
+			if len(o.pos) != len(c.items) {
+				return nil, fmt.Errorf("collection %s: order %q has %d of %d entries", c.handle, o.key, len(o.pos), len(c.items))
+			}
+			e.str(o.key)
+			for _, p := range o.pos {
+				e.uvarint(uint64(p))
+			}
 		}
 	}
 	b := e.buf
@@ -248,12 +269,47 @@ func (d *snapDecoder) collections() ([]snapColl, error) {
 		if !content.ValidHandle(c.handle) {
 			d.Fail("invalid collection handle")
 		}
+		c.orders = d.orders(m)
 		colls = append(colls, c)
 	}
 	if d.Err == nil && d.Off != len(d.S) {
 		d.Fail("trailing bytes")
 	}
 	return colls, d.Err
+}
+
+// orders reads the orders of a collection of m entries: each must be a permutation of them.
+func (d *snapDecoder) orders(m int) []snapOrder {
+	n := d.Count(1 + m) // a key's length and a byte per position at least
+	if n > maxOrders {
+		d.Fail("too many orders")
+	}
+	if d.Err != nil || n == 0 {
+		return nil
+	}
+	out := make([]snapOrder, n)
+	seen := make([]uint64, (m+63)/64)
+	for i := range out {
+		o := &out[i]
+		if o.key = d.Str(); o.key == "" && d.Err == nil {
+			d.Fail("order without a key")
+		}
+		clear(seen)
+		o.pos = make([]uint32, m)
+		for j := range o.pos {
+			p := d.Uvarint()
+			if d.Err != nil {
+				return nil
+			}
+			if p >= uint64(m) || seen[p/64]&(1<<(p%64)) != 0 {
+				d.Fail("order is not a permutation of the entries")
+				return nil
+			}
+			seen[p/64] |= 1 << (p % 64)
+			o.pos[j] = uint32(p)
+		}
+	}
+	return out
 }
 
 // decodeData decodes the data map of one entry, stored by encodeSnapshot, sharing repeated

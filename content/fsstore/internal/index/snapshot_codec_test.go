@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 
 	"cms/content"
@@ -29,7 +30,8 @@ func sampleColls() []snapColl {
 	e2 := &content.Entry{Collection: "blog", Slug: "second", Title: "", Status: "draft", Data: content.NewMap(0)}
 	return []snapColl{
 		{handle: "blog", dirMtime: 1234567890123456789, order: "[{createdAt true} {slug false}]",
-			items: []*indexed{newIndexed(e1, 42, 100), newIndexed(e2, -1, 0)}},
+			items:  []*indexed{newIndexed(e1, 42, 100), newIndexed(e2, -1, 0)},
+			orders: []snapOrder{{key: "title,slug,", pos: []uint32{1, 0}}, {key: "-rating,slug,", pos: []uint32{0, 1}}}},
 		{handle: "empty", dirMtime: 0, items: []*indexed{}},
 	}
 }
@@ -92,17 +94,26 @@ func TestSnapshotCodecRejects(t *testing.T) {
 	}
 	good, _ := encodeSnapshot(1, sampleColls())
 	for name, payload := range map[string][]byte{
-		"trailing bytes":   append(append([]byte{}, good[snapHeaderSize:]...), 0),
-		"huge count":       binary.AppendUvarint(nil, 1<<40),
-		"overflow varint":  {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
-		"invalid slug":     payloadWithData("../x", []byte{0}),
-		"no data":          payloadWithData("s", nil),
-		"data too long":    payloadWithData("s", nil)[:len(payloadWithData("s", nil))-1],
-		"truncated string": {1, 10, 'a'},
+		"trailing bytes":              append(append([]byte{}, good[snapHeaderSize:]...), 0),
+		"huge count":                  binary.AppendUvarint(nil, 1<<40),
+		"overflow varint":             {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f},
+		"invalid slug":                payloadWithData("../x", []byte{0}),
+		"no data":                     payloadWithData("s", nil),
+		"data too long":               payloadWithData("s", nil)[:len(payloadWithData("s", nil))-1],
+		"truncated string":            {1, 10, 'a'},
+		"order position out of range": payloadWithOrders(snapOrder{key: "title,", pos: []uint32{0, 2}}),
+		"order not a permutation":     payloadWithOrders(snapOrder{key: "title,", pos: []uint32{1, 1}}),
+		"order without a key":         payloadWithOrders(snapOrder{pos: []uint32{0, 1}}),
+		"order truncated":             payloadWithOrders(snapOrder{key: "title,", pos: []uint32{0}}),
+		"too many orders":             payloadWithOrders(slices.Repeat([]snapOrder{{key: "title,", pos: []uint32{0, 1}}}, maxOrders+1)...),
 	} {
 		if _, _, err := decodeSnapshot(withHeader(3, payload)); !errors.Is(err, errCorrupt) {
 			t.Errorf("%s: err = %v, want errCorrupt", name, err)
 		}
+	}
+	if _, colls, err := decodeSnapshot(withHeader(3, payloadWithOrders(snapOrder{key: "title,", pos: []uint32{1, 0}}))); err != nil ||
+		len(colls) != 1 || len(colls[0].orders) != 1 || !slices.Equal(colls[0].orders[0].pos, []uint32{1, 0}) {
+		t.Errorf("a valid order: %v, %+v", err, colls)
 	}
 	// Data is decoded lazily, on its own.
 	for name, data := range map[string][]byte{
@@ -156,6 +167,34 @@ func payloadWithData(slug string, data []byte) []byte {
 	e.varint(0)
 	e.uvarint(0)
 	e.str(string(data))
+	e.uvarint(0) // no orders
+	return e.buf
+}
+
+// payloadWithOrders is one collection "c" of two entries, "a" and "b", with the given orders
+// (each a key and positions).
+func payloadWithOrders(orders ...snapOrder) []byte {
+	e := snapEncoder{}
+	e.uvarint(1)
+	e.str("c")
+	e.varint(0)
+	e.str("")
+	e.uvarint(2)
+	for _, slug := range []string{"a", "b"} {
+		for _, s := range []string{slug, "", "", "", "", "", ""} {
+			e.str(s)
+		}
+		e.varint(0)
+		e.uvarint(0)
+		e.str("\x00")
+	}
+	e.uvarint(uint64(len(orders)))
+	for _, o := range orders {
+		e.str(o.key)
+		for _, p := range o.pos {
+			e.uvarint(uint64(p))
+		}
+	}
 	return e.buf
 }
 
@@ -188,7 +227,7 @@ func withHeader(gen uint64, payload []byte) []byte {
 func describe(colls []snapColl) string {
 	var out string
 	for _, c := range colls {
-		out += fmt.Sprintf("%s %d %q %d\n", c.handle, c.dirMtime, c.order, len(c.items))
+		out += fmt.Sprintf("%s %d %q %d %v\n", c.handle, c.dirMtime, c.order, len(c.items), c.orders)
 		for _, it := range c.items {
 			it.decode()
 			e := *it.e
