@@ -102,12 +102,13 @@ func (d *derived) buildOrders(keys []query.SortKey) (o, rev *order) {
 	return sortOrders(ents, ids, keys)
 }
 
-// orderInput lists the entries and their ids, for sortOrders.
+// orderInput lists the entries (their custom fields decoded) and their ids, for sortOrders.
 func (d *derived) orderInput() ([]*content.Entry, []uint32) {
 	ents := make([]*content.Entry, 0, d.n)
 	ids := make([]uint32, 0, d.n)
 	for id, it := range d.slots {
 		if it != nil {
+			it.decode()
 			ents = append(ents, it.e)
 			ids = append(ids, uint32(id))
 		}

@@ -151,9 +151,13 @@ func (d *derived) buildPostings(field string) map[string]*plist {
 	// looked up again, a third of indexing the status of 100,000 entries.
 	var last string
 	var lastList *plist
+	custom := !builtinField(field) // else the entries' custom fields may stay encoded
 	for id, it := range d.slots {
 		if it == nil {
 			continue
+		}
+		if custom {
+			it.decode()
 		}
 		v, present := it.e.Field(field)
 		if !present {

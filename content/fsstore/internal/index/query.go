@@ -226,11 +226,39 @@ func (ix *collIndex) ready(p *plan) bool {
 	return true
 }
 
+// decodesAll reports whether preparing p reads every entry's custom fields: to build a posting
+// list of a custom field, or an order of custom keys that cannot be seeded (seedOrder). A seeded
+// order, a range searched in an order and the residual filters read only the entries they touch,
+// which decode on use (derived.entry); so a first query sorting by a custom field after a start
+// from the snapshot leaves the other entries' fields encoded. ix.mu is held.
+func (ix *collIndex) decodesAll(p *plan) bool {
+	d := ix.d
+	for _, f := range p.postingFields() {
+		if !builtinField(f) && (d == nil || d.post[f] == nil) {
+			return true
+		}
+	}
+	for k, keys := range p.orderNeeds() {
+		if d != nil && d.orders[k] != nil || !slices.ContainsFunc(keys, func(k query.SortKey) bool { return !builtinField(k.Field) }) {
+			continue
+		}
+		if ix.sorted == nil || (k != ix.sortedKey && ix.snapOrders[k] == nil) {
+			return true
+		}
+	}
+	return false
+}
+
 // prepare builds what p needs and is missing (one missing order per call), or reports false
 // when a limit forbids it.
 func (ix *collIndex) prepare(p *plan) bool {
 	if p.custom {
-		ix.ensureAllData()
+		ix.mu.RLock()
+		all := ix.decodesAll(p)
+		ix.mu.RUnlock()
+		if all {
+			ix.ensureAllData() // under the read lock, before building under the write lock
+		}
 	}
 	ix.mu.Lock()
 	if ix.d == nil || ix.d.n != len(ix.entries) {
