@@ -684,29 +684,7 @@ func TestSnapshotDefaultOrderSeedsQueries(t *testing.T) {
 	}
 	compare := func(when string) {
 		t.Helper()
-		// Without the snapshot: every order sorted from the files.
-		ref, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ref.Close()
-		for _, c := range []string{"blog", "pages"} {
-			for _, q := range queries {
-				want, wn, err := ref.Entries(c, q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for name, st := range map[string]*fsstore.Store{"reader": r, "writer": w} {
-					got, gn, err := st.Entries(c, q)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if !slices.Equal(slugs(got), slugs(want)) || gn != wn {
-						t.Errorf("%s, %s of %s %+v: %v (%d), sorted from the files %v (%d)", when, name, c, q, slugs(got), gn, slugs(want), wn)
-					}
-				}
-			}
-		}
+		answersAsFromFiles(t, dir, when, []string{"blog", "pages"}, queries, map[string]*fsstore.Store{"reader": r, "writer": w})
 	}
 	compare("from the snapshot")
 	if _, err := w.CreateEntry(&content.Entry{Collection: "blog", Slug: "post-new", Title: "New", Status: content.StatusPublished,
@@ -718,6 +696,34 @@ func TestSnapshotDefaultOrderSeedsQueries(t *testing.T) {
 	}
 	r.Refresh()
 	compare("after a create and a delete")
+}
+
+// answersAsFromFiles checks that each store answers every query on each collection as a store
+// opened without the snapshot, sorting every order from the files, does.
+func answersAsFromFiles(t *testing.T, dir, when string, colls []string, queries []query.Query, stores map[string]*fsstore.Store) {
+	t.Helper()
+	ref, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	for _, c := range colls {
+		for _, q := range queries {
+			want, wn, err := ref.Entries(c, q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, st := range stores {
+				got, gn, err := st.Entries(c, q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(slugs(got), slugs(want)) || gn != wn {
+					t.Errorf("%s, %s of %s %+v: %v (%d), sorted from the files %v (%d)", when, name, c, q, slugs(got), gn, slugs(want), wn)
+				}
+			}
+		}
+	}
 }
 
 // The orders queries sorted a collection by are kept in the snapshot: a store opened from it,
@@ -749,26 +755,7 @@ func TestSnapshotKeepsQueriedOrders(t *testing.T) {
 	}
 	compare := func(when string, stores map[string]*fsstore.Store) {
 		t.Helper()
-		ref, err := fsstore.Open(t.Context(), fsstore.Options{Dir: dir, ReadOnly: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ref.Close()
-		for _, q := range queries {
-			want, wn, err := ref.Entries("blog", q)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for name, st := range stores {
-				got, gn, err := st.Entries("blog", q)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if !slices.Equal(slugs(got), slugs(want)) || gn != wn {
-					t.Errorf("%s, %s, %+v: %v (%d), sorted from the files %v (%d)", when, name, q, slugs(got), gn, slugs(want), wn)
-				}
-			}
-		}
+		answersAsFromFiles(t, dir, when, []string{"blog"}, queries, stores)
 	}
 	first := open(t, dir, false, fsstore.WatchNone)
 	compare("first start", map[string]*fsstore.Store{"writer": first})
