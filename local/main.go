@@ -113,7 +113,7 @@ func commands() map[string]command {
 		"git": {summary: "git sync by hand: status, or commit and push what waits (sync, retry)", run: cmdGit,
 			usage: "git status|sync|retry [--site DIR] [--repository ID]", example: "cms git sync --site ./my-site"},
 		"snapshot": {summary: "write the entry index snapshot (.cms/) after copying a site into place", run: cmdSnapshot,
-			usage: "snapshot [--site DIR]", example: "cms snapshot --site /mnt/site"},
+			usage: "snapshot [--site DIR] [--sort COLLECTION:SORT]...", example: "cms snapshot --site /mnt/site --sort posts:-rating"},
 		"token": {summary: "create, list or revoke API tokens (service tokens for frontends and CI)", run: cmdToken,
 			usage:   "token create [--site DIR] --name NAME --role ROLE [--expires 90d] [--user ID] | cms token list [--site DIR] | cms token revoke [--site DIR] ID",
 			example: "cms token create --site ./my-site --name 'Site build' --role reader --expires 30d"},
