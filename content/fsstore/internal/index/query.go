@@ -239,8 +239,9 @@ func (ix *collIndex) decodesAll(p *plan) bool {
 		}
 	}
 	for k, keys := range p.orderNeeds() {
-		if d != nil && d.orders[k] != nil || !slices.ContainsFunc(keys, func(k query.SortKey) bool { return !builtinField(k.Field) }) {
-			continue
+		built := d != nil && d.orders[k] != nil
+		if built || !slices.ContainsFunc(keys, func(k query.SortKey) bool { return !builtinField(k.Field) }) {
+			continue // there, or sorted by entry attributes only
 		}
 		if ix.sorted == nil || (k != ix.sortedKey && ix.snapOrders[k] == nil) {
 			return true
