@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"cms/content/fsstore"
+	"cms/content/query"
 	"cms/content/sitegen"
 	"cms/runtime/lambda/internal/runtimeapi"
 )
@@ -74,6 +75,7 @@ func run(sizes string, runs int, dir string) error {
 			fmt.Fprintf(os.Stderr, "generated %d entries in %v\n", n, time.Since(t0).Round(time.Millisecond))
 		}
 		list := event("GET", "/api/public/entries/posts", "limit=10")
+		byRating := event("GET", "/api/public/entries/posts", "limit=10&sort=-rating")
 		i := 0
 		for !sitegen.Post(i, sitegen.Options{}).Published {
 			i++
@@ -94,6 +96,7 @@ func run(sizes string, runs int, dir string) error {
 				ev        []byte
 			}{
 				{"publicentries list", "publicentries", list},
+				{"list sort=-rating", "publicentries", byRating},
 				{"publicentries entry", "publicentries", one},
 				{"health live", "health", live},
 			}
@@ -115,10 +118,15 @@ func run(sizes string, runs int, dir string) error {
 	return nil
 }
 
-// writeSnapshot does what the writer function (or `cms snapshot`) does after a change.
+// writeSnapshot does what the writer function (or `cms snapshot --sort posts:-rating`) does
+// after a change: the snapshot keeps the order by rating, as a writer's does once it sorted by it.
 func writeSnapshot(site string) error {
 	st, err := fsstore.Open(context.Background(), fsstore.Options{Dir: site, Snapshot: true, Watch: fsstore.WatchNone, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
+		return err
+	}
+	if _, _, err := st.Entries("posts", query.Query{Sort: []query.SortKey{{Field: "rating", Desc: true}}, Limit: 1}); err != nil {
+		st.Close()
 		return err
 	}
 	if err := st.WriteSnapshot(context.Background()); err != nil {
