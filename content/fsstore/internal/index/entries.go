@@ -59,8 +59,18 @@ type indexed struct {
 	// raw is the encoded Data of an entry loaded from the index snapshot, decoded into e.Data
 	// once, before e is first handed out or filtered on (ensureData); "" for entries read from
 	// their files, whose Data is always set.
-	raw  string
-	once sync.Once
+	raw     string
+	once    sync.Once
+	decoded atomic.Bool // e.Data is set from raw (read without the once)
+}
+
+// field returns the entry's value of the custom field name, without decoding its other custom
+// fields while they are still encoded: building a posting list reads one field of every entry.
+func (it *indexed) field(name string) (any, bool) {
+	if it.raw == "" || it.decoded.Load() {
+		return it.e.Field(name)
+	}
+	return dataField(it.raw, name)
 }
 
 func (s *Index) entryPath(c, slug string) string {

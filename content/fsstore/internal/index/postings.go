@@ -151,15 +151,18 @@ func (d *derived) buildPostings(field string) map[string]*plist {
 	// looked up again, a third of indexing the status of 100,000 entries.
 	var last string
 	var lastList *plist
-	custom := !builtinField(field) // else the entries' custom fields may stay encoded
+	custom := !builtinField(field) // read from the snapshot's encoding while an entry has not decoded it
 	for id, it := range d.slots {
 		if it == nil {
 			continue
 		}
+		var v any
+		var present bool
 		if custom {
-			it.decode()
+			v, present = it.field(field)
+		} else {
+			v, present = it.e.Field(field)
 		}
-		v, present := it.e.Field(field)
 		if !present {
 			continue
 		}

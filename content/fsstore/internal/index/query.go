@@ -226,18 +226,14 @@ func (ix *collIndex) ready(p *plan) bool {
 	return true
 }
 
-// decodesAll reports whether preparing p reads every entry's custom fields: to build a posting
-// list of a custom field, or an order of custom keys that cannot be seeded (seedOrder). A seeded
-// order, a range searched in an order and the residual filters read only the entries they touch,
-// which decode on use (derived.entry); so a first query sorting by a custom field after a start
-// from the snapshot leaves the other entries' fields encoded. ix.mu is held.
+// decodesAll reports whether preparing p reads every entry's custom fields: to sort by custom
+// keys an order that cannot be seeded (seedOrder). A seeded order, a range searched in an order
+// and the residual filters read only the entries they touch, which decode on use
+// (derived.entry), and a posting list reads its one field from the encoding (indexed.field); so
+// a first query filtering or sorting by a custom field after a start from the snapshot leaves
+// the entries' other fields encoded. ix.mu is held.
 func (ix *collIndex) decodesAll(p *plan) bool {
 	d := ix.d
-	for _, f := range p.postingFields() {
-		if !builtinField(f) && (d == nil || d.post[f] == nil) {
-			return true
-		}
-	}
 	for k, keys := range p.orderNeeds() {
 		built := d != nil && d.orders[k] != nil
 		if built || !slices.ContainsFunc(keys, func(k query.SortKey) bool { return !builtinField(k.Field) }) {

@@ -852,6 +852,7 @@ func (it *indexed) decodeShared(shared *frontmatter.Interner) {
 			m = content.NewMap(0)
 		}
 		it.e.Data = m
+		it.decoded.Store(true)
 	})
 }
 

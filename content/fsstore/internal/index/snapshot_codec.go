@@ -312,6 +312,59 @@ func (d *snapDecoder) orders(m int) []snapOrder {
 	return out
 }
 
+// dataField returns what decodeData(raw) holds under key, decoding only that value (the others
+// are skipped); absent too when raw is corrupt, as decodeShared then gives the entry no custom
+// fields.
+func dataField(raw, key string) (any, bool) {
+	d := snapDecoder{Decoder: bindec.Decoder{S: raw, Corrupt: errCorrupt}}
+	at := -1
+	for range d.Count(2) {
+		if d.Str() == key && d.Err == nil {
+			at = d.Off // the last of duplicate keys wins, as in mapValue
+		}
+		d.skipValue(1)
+	}
+	if d.Err != nil || d.Off != len(d.S) || at < 0 {
+		return nil, false
+	}
+	d.Off = at
+	v := d.value(1)
+	return v, d.Err == nil
+}
+
+// skipValue reads past one value as value(depth) would read it, failing where it would.
+func (d *snapDecoder) skipValue(depth int) {
+	if depth > maxValueDepth {
+		d.Fail("values nested too deeply")
+		return
+	}
+	switch tag := d.Byte(); {
+	case d.Err != nil:
+	case tag == tagNil || tag == tagFalse || tag == tagTrue:
+	case tag == tagInt:
+		d.Varint()
+	case tag == tagFloat:
+		if len(d.S)-d.Off < 8 {
+			d.Fail("truncated float")
+			return
+		}
+		d.Off += 8
+	case tag == tagString:
+		d.Str()
+	case tag == tagList:
+		for range d.Count(1) {
+			d.skipValue(depth + 1)
+		}
+	case tag == tagMap:
+		for range d.Count(2) {
+			d.Str()
+			d.skipValue(depth + 1)
+		}
+	default:
+		d.Fail(fmt.Sprintf("unknown value tag %d", tag))
+	}
+}
+
 // decodeData decodes the data map of one entry, stored by encodeSnapshot, sharing repeated
 // strings through shared (may be nil).
 func decodeData(raw string, shared *frontmatter.Interner) (*content.Map, error) {

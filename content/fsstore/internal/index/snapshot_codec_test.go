@@ -331,3 +331,62 @@ func newIndexed(e *content.Entry, mtime, size int64) *indexed {
 	it.mtime.Store(mtime)
 	return it
 }
+
+// checkDataField compares dataField(raw, key) with what decodeData(raw) holds under key (no
+// custom fields when it fails), by their encodings: the same types and values, NaN included.
+func checkDataField(t *testing.T, raw, key string) {
+	t.Helper()
+	var want any
+	wantOK := false
+	if m, err := decodeData(raw, nil); err == nil {
+		want, wantOK = m.Get(key)
+	}
+	got, ok := dataField(raw, key)
+	var a, b snapEncoder
+	ea, eb := a.value(got, 1), b.value(want, 1)
+	if ok != wantOK || (ea == nil) != (eb == nil) || string(a.buf) != string(b.buf) {
+		t.Fatalf("dataField(%q, %q) = %#v, %v; decodeData holds %#v, %v", raw, key, got, ok, want, wantOK)
+	}
+}
+
+// dataField reads one custom field as decoding the whole data would: every key of the sample
+// entries and a key they lack, duplicate keys, and corrupt data (no custom fields at all).
+func TestDataField(t *testing.T) {
+	t.Parallel()
+	var raws []string
+	for _, c := range sampleColls() {
+		for _, it := range c.items {
+			e := snapEncoder{}
+			if err := e.mapValue(it.e.Data, 0); err != nil {
+				t.Fatal(err)
+			}
+			raws = append(raws, string(e.buf))
+		}
+	}
+	raws = append(raws,
+		"\x02\x01k\x02\x01k\x01",     // {"k": true, "k": false}: the last wins
+		"\x01\x01k\x63",              // unknown tag
+		"\x02\x01a\x02\x01k\x05\x05", // a string cut short after a good value
+		"\x01\x01k\x02\x00",          // trailing bytes
+		string(deepList(maxValueDepth+2)),
+	)
+	for _, raw := range raws {
+		for _, key := range []string{"rating", "neg", "score", "ok", "empty", "seo", "k", "a", "missing"} {
+			checkDataField(t, raw, key)
+		}
+	}
+}
+
+func FuzzDataField(f *testing.F) {
+	for _, c := range sampleColls() {
+		for _, it := range c.items {
+			e := snapEncoder{}
+			_ = e.mapValue(it.e.Data, 0)
+			f.Add(string(e.buf), "seo")
+		}
+	}
+	f.Add("\x02\x01k\x02\x01k\x01", "k")
+	f.Fuzz(func(t *testing.T, raw, key string) {
+		checkDataField(t, raw, key)
+	})
+}
