@@ -101,9 +101,10 @@ func (c packedCache[K]) get(key K, ref entryRef) (packedEntry, bool) {
 	return c.lru.GetValid(key, func(it packedEntry) bool { return it.ref == ref || it.version == ref.version() })
 }
 
-// appendTo appends the cached body to dst: the whole body, or with item, the list item it holds.
-func (it packedEntry) appendTo(dst []byte, item bool) ([]byte, error) {
-	if !item || it.item == 0 {
+// appendItem appends the list item the cached body holds to dst: all of it, or the item's part
+// of a whole response.
+func (it packedEntry) appendItem(dst []byte) ([]byte, error) {
+	if it.item == 0 {
 		return it.body.AppendTo(dst)
 	}
 	lo, hi := it.itemRange(it.body.Len())

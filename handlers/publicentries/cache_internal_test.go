@@ -92,7 +92,7 @@ func TestEntryRefValidity(t *testing.T) {
 		var out []byte
 		if ok {
 			var err error
-			if out, err = it.appendTo(nil, false); err != nil {
+			if out, err = it.appendItem(nil); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -83,10 +83,7 @@ func (a *api) get(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		}
 	}
-	bp := a.buf()
-	defer a.release(bp)
-	body, tags, err := a.encodeAndCache(*bp, c, meta, v, false, key, keyLen, ref)
-	*bp = body
+	tags, body, err := a.encodeAndCache(c, meta, v, key, keyLen, ref)
 	if err != nil {
 		if content.IsNotFound(err) {
 			return web.NotFound("Entry not found")
@@ -186,43 +183,35 @@ func (v view) key(c *content.Collection, slug string) (entryKey, int) {
 // list and a single GET share one cached value and the work, and an unchanged entry is never
 // rendered twice.
 func (a *api) appendItem(dst []byte, c *content.Collection, meta *content.Entry, v view) ([]byte, string, error) {
-	out, it, err := a.appendEncoding(dst, c, meta, v, true)
-	return out, it.itemTag, err
-}
-
-// appendEncoding appends the cached encoding of meta for v to dst, or with item the list item it
-// holds, encoding and caching it first on a miss. On an error dst is returned as it was.
-func (a *api) appendEncoding(dst []byte, c *content.Collection, meta *content.Entry, v view, item bool) ([]byte, entryTags, error) {
 	key, keyLen := v.key(c, meta.Slug)
 	ref := entryRef{meta, v.defs}
 	if it, ok := a.entries.get(key, ref); ok {
-		if out, err := it.appendTo(dst, item); err == nil {
-			return out, it.entryTags, nil
+		if out, err := it.appendItem(dst); err == nil {
+			return out, it.itemTag, nil
 		}
 	}
-	return a.encodeAndCache(dst, c, meta, v, item, key, keyLen, ref)
-}
-
-// encodeAndCache encodes meta for v, caches the encoding under key and appends it (with item,
-// the list item it holds) to dst, as appendEncoding does on a miss.
-func (a *api) encodeAndCache(dst []byte, c *content.Collection, meta *content.Entry, v view, item bool, key entryKey, keyLen int, ref entryRef) ([]byte, entryTags, error) {
-	it, body, err := a.encode(c, meta, v)
+	it, body, err := a.encodeAndCache(c, meta, v, key, keyLen, ref)
 	if err != nil {
-		return dst, entryTags{}, err
-	}
-	a.entries.put(key, keyLen, ref, body, it)
-	if !item {
-		return append(dst, body...), it, nil
+		return dst, "", err
 	}
 	lo, hi := it.itemRange(len(body))
 	out := append(dst, body[lo:hi]...)
 	if it.item > 0 { // a whole response: {"data": + the item's members + ,"seo":...}}
 		out = append(out, '}')
 	}
-	return out, it, nil
+	return out, it.itemTag, nil
 }
 
-// encode reads, renders and encodes an entry for v: what appendResponse answers with an SEO
+// encodeAndCache encodes meta for v (encode) and caches the encoding under key, on a miss.
+func (a *api) encodeAndCache(c *content.Collection, meta *content.Entry, v view, key entryKey, keyLen int, ref entryRef) (entryTags, []byte, error) {
+	it, body, err := a.encode(c, meta, v)
+	if err == nil {
+		a.entries.put(key, keyLen, ref, body, it)
+	}
+	return it, body, err
+}
+
+// encode reads, renders and encodes an entry for v: what a single GET answers with an SEO
 // resolver (and appendItem takes the item from), else the item.
 func (a *api) encode(c *content.Collection, meta *content.Entry, v view) (entryTags, []byte, error) {
 	e, html, err := a.body(c, meta)
